@@ -1,0 +1,457 @@
+// File: lakegc/core/table_view.hpp
+// -----------------------------------------------------------------------------
+// TableView: a table's partitions -> file groups -> file slices, as Hudi's
+// file-system view builds them (hudi-layout.md section 7), plus what the
+// planners need beside them: replaced file groups, pending compaction
+// operations, savepointed file names and the files no committed instant
+// owns.
+//
+// Data layout. Planning loops run over millions of slices, so the view is a
+// handful of flat arrays of small records that refer to each other by 32-bit
+// index; names live once in a character arena. No per-slice std::string.
+//
+//   partitions()  [Partition]  -> a contiguous run of groups
+//   groups()      [FileGroup]  -> a contiguous run of slices, newest first
+//   slices        [FileSlice]  -> base file index + a run of log indices
+//   files         [FileRecord] -> name (arena) + size
+//
+// A TableView is immutable; build one with TableViewBuilder.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
+
+#include "lakegc/core/file_name.hpp"
+#include "lakegc/core/timeline.hpp"
+
+namespace lakegc {
+
+/// Hudi timeline layout: 1 for table versions up to 7 (`.hoodie/`, log files
+/// named by base instant), 2 for version 8 and later (`.hoodie/timeline/`,
+/// completion times in names, log files named by their deltacommit).
+enum class TimelineLayout : std::uint8_t { v1 = 1, v2 = 2 };
+
+inline constexpr std::uint32_t kNoFile = std::numeric_limits<std::uint32_t>::max();
+
+struct FileRecord {
+  std::uint32_t name_offset = 0;
+  std::uint32_t name_length = 0;
+  std::uint64_t size = 0;
+};
+
+struct FileSlice {
+  /// The slice's key: the base file's instant, or the pending compaction's
+  /// instant for the empty slice it opens, or the log's own instant for a
+  /// log-only slice.
+  InstantTime base_instant;
+  std::uint32_t base_file = kNoFile;  // index into the view's files
+  std::uint32_t first_log = 0;        // index into the view's log index array
+  std::uint32_t log_count = 0;
+};
+
+struct FileGroup {
+  std::uint32_t partition = 0;
+  std::uint32_t file_id = 0;  // index into the view's file-id table
+  std::uint32_t first_slice = 0;
+  std::uint32_t slice_count = 0;
+  /// Requested time of the completed replacecommit that replaced this group
+  /// (the latest one when replaced twice).
+  std::optional<InstantTime> replaced_by;
+  /// Base instant of the earliest pending compaction or log compaction
+  /// operation on this group: slices at or after it are being compacted.
+  std::optional<InstantTime> pending_compaction_base;
+};
+
+struct Partition {
+  std::string path;  // relative to the table root, "" when not partitioned
+  std::uint32_t first_group = 0;
+  std::uint32_t group_count = 0;
+  /// The raw listing holds a data file (committed or not, e.g. of an
+  /// in-flight write) of a group that is not replaced. Partition deletion
+  /// requires this to be false.
+  bool raw_has_unreplaced_files = false;
+  /// Latest replacecommit that replaced a group here, whether or not the
+  /// group still has files.
+  std::optional<InstantTime> last_replace;
+};
+
+/// A listed data file that no committed slice owns: output of an in-flight
+/// or failed write, or a duplicate of a committed file.
+struct UncommittedFile {
+  std::uint32_t partition = 0;
+  std::uint32_t file = 0;
+  InstantTime instant;  // the instant in the file's name
+};
+
+class TableViewBuilder;
+
+class TableView {
+ public:
+  TimelineLayout layout() const noexcept { return layout_; }
+
+  std::span<const Partition> partitions() const noexcept { return partitions_; }
+  std::span<const FileGroup> groups() const noexcept { return groups_; }
+  std::span<const FileGroup> groups_of(const Partition& p) const noexcept {
+    return std::span<const FileGroup>(groups_).subspan(p.first_group, p.group_count);
+  }
+  /// Slices of `g`, newest first.
+  std::span<const FileSlice> slices_of(const FileGroup& g) const noexcept {
+    return std::span<const FileSlice>(slices_).subspan(g.first_slice, g.slice_count);
+  }
+  /// Log file indices of `s`, ordered by (instant, version, write token).
+  std::span<const std::uint32_t> logs_of(const FileSlice& s) const noexcept {
+    return std::span<const std::uint32_t>(log_index_).subspan(s.first_log, s.log_count);
+  }
+  std::span<const UncommittedFile> uncommitted_files() const noexcept { return uncommitted_; }
+
+  std::string_view file_id(const FileGroup& g) const noexcept { return arena_view(file_ids_[g.file_id]); }
+  std::string_view file_name(std::uint32_t file) const noexcept { return arena_view(files_[file]); }
+  std::uint64_t file_size(std::uint32_t file) const noexcept { return files_[file].size; }
+  std::size_t file_count() const noexcept { return files_.size(); }
+  std::size_t slice_count() const noexcept { return slices_.size(); }
+
+  /// `partition/name`, or `name` for the root partition.
+  std::string file_path(const Partition& p, std::uint32_t file) const {
+    if (p.path.empty()) return std::string(file_name(file));
+    std::string s = p.path;
+    s += '/';
+    s += file_name(file);
+    return s;
+  }
+
+  /// True when a savepoint names this file (savepoints list file names, not
+  /// paths; Hudi compares names).
+  bool is_savepointed(std::string_view name) const { return savepointed_.contains(detail::to_absl(name)); }
+  bool has_savepoints() const noexcept { return !savepointed_.empty(); }
+
+  /// Bytes held in memory by the model's arrays (names excluded).
+  std::size_t model_bytes() const noexcept {
+    return partitions_.capacity() * sizeof(Partition) + groups_.capacity() * sizeof(FileGroup) +
+           slices_.capacity() * sizeof(FileSlice) + log_index_.capacity() * sizeof(std::uint32_t) +
+           files_.capacity() * sizeof(FileRecord) + file_ids_.capacity() * sizeof(FileRecord);
+  }
+  /// Bytes of the name arena.
+  std::size_t name_bytes() const noexcept { return arena_.capacity(); }
+
+ private:
+  friend class TableViewBuilder;
+  std::string_view arena_view(const FileRecord& r) const noexcept {
+    return std::string_view(arena_).substr(r.name_offset, r.name_length);
+  }
+
+  TimelineLayout layout_ = TimelineLayout::v1;
+  std::vector<Partition> partitions_;
+  std::vector<FileGroup> groups_;
+  std::vector<FileSlice> slices_;
+  std::vector<std::uint32_t> log_index_;
+  std::vector<FileRecord> files_;
+  std::vector<FileRecord> file_ids_;  // name_offset/length into the arena; size unused
+  std::vector<UncommittedFile> uncommitted_;
+  std::string arena_;
+  absl::flat_hash_set<std::string> savepointed_;
+};
+
+/// Builds a TableView from a timeline and a listing by Hudi's rules:
+///
+/// 1. Names that are not data files are skipped (and counted).
+/// 2. A base file makes a slice only if its instant is committed: a
+///    completed write instant, or older than the active timeline (archived).
+///    Otherwise it is an uncommitted file (in-flight or failed write).
+/// 3. A pending compaction adds an empty slice at its instant to each file
+///    group it compacts, before log files are attached.
+/// 4. Log files attach, layout 1, to the newest slice keyed at or before the
+///    instant in their name (the base instant); layout 2, to the newest slice
+///    keyed at or before the completion time of the deltacommit that wrote
+///    them. Logs of pending or unknown (failed) deltacommits in layout 2 are
+///    uncommitted. A log with no slice before it opens a log-only slice.
+/// 5. Replaced groups come from completed replacecommits; the later replace
+///    wins.
+class TableViewBuilder {
+ public:
+  TableViewBuilder(const Timeline& timeline, TimelineLayout layout) : timeline_(timeline), layout_(layout) {}
+
+  /// Declares a partition (a directory with `.hoodie_partition_metadata`),
+  /// so it exists even with no data files.
+  void add_partition(std::string_view path) { (void)partition_index(path); }
+
+  /// A listed file. Returns false (and counts it) when the name is not a
+  /// data file.
+  bool add_file(std::string_view partition, std::string_view name, std::uint64_t size) {
+    const std::uint32_t p = partition_index(partition);
+    auto parsed = parse_data_file_name(name);
+    if (!parsed.ok()) {
+      ++skipped_;
+      return false;
+    }
+    const std::uint32_t file = add_record(name, size);
+    if (auto* base = std::get_if<BaseFileName>(&*parsed)) {
+      group(p, base->file_id).bases.push_back({base->instant, file, 0, {}});
+    } else {
+      auto& log = std::get<LogFileName>(*parsed);
+      group(p, log.file_id).logs.push_back({log.instant, file, log.version_number(), std::move(log.write_token)});
+    }
+    return true;
+  }
+
+  /// A pending compaction (or log compaction) at `compaction_instant` whose
+  /// operation on (partition, file_id) compacts the slice at `base_instant`.
+  void add_pending_compaction(std::string_view partition, std::string_view file_id, InstantTime base_instant,
+                              InstantTime compaction_instant) {
+    auto& g = group(partition_index(partition), file_id);
+    g.pending.push_back({base_instant, compaction_instant});
+  }
+
+  /// A file group replaced by the completed replacecommit requested at
+  /// `instant`.
+  void add_replaced(std::string_view partition, std::string_view file_id, InstantTime instant) {
+    const std::uint32_t p = partition_index(partition);
+    auto& g = group(p, file_id);
+    if (!g.replaced_by || *g.replaced_by < instant) g.replaced_by = instant;
+    auto& last = parts_[p].last_replace;
+    if (!last || *last < instant) last = instant;
+  }
+
+  /// A file name listed by a savepoint.
+  void add_savepointed_file(std::string_view name) { savepointed_.emplace(name); }
+
+  /// Names of files that commit metadata says a completed instant wrote.
+  /// Optional: when two base files of a group share an instant (a
+  /// speculative duplicate), the one named here is the committed one.
+  void add_committed_file(std::string_view name) { committed_names_.emplace(name); }
+
+  std::size_t skipped_files() const noexcept { return skipped_; }
+
+  TableView build() && {
+    TableView v;
+    v.layout_ = layout_;
+    v.arena_ = std::move(arena_);
+    v.files_ = std::move(files_);
+    v.savepointed_ = std::move(savepointed_);
+
+    // Partitions in path order; groups in file-id order within each.
+    std::vector<std::uint32_t> part_order(parts_.size());
+    for (std::uint32_t i = 0; i < part_order.size(); ++i) part_order[i] = i;
+    std::sort(part_order.begin(), part_order.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return parts_[a].path < parts_[b].path; });
+
+    for (std::uint32_t new_p = 0; new_p < part_order.size(); ++new_p) {
+      PartBuild& pb = parts_[part_order[new_p]];
+      Partition out;
+      out.path = pb.path;
+      out.first_group = static_cast<std::uint32_t>(v.groups_.size());
+      out.last_replace = pb.last_replace;
+      std::vector<GroupBuild*> gs;
+      gs.reserve(pb.groups.size());
+      for (auto& g : pb.groups) gs.push_back(&g);
+      std::sort(gs.begin(), gs.end(), [](const GroupBuild* a, const GroupBuild* b) { return a->id < b->id; });
+      for (GroupBuild* g : gs) {
+        if (emit_group(v, new_p, *g) && !g->replaced_by) out.raw_has_unreplaced_files = true;
+      }
+      out.group_count = static_cast<std::uint32_t>(v.groups_.size()) - out.first_group;
+      v.partitions_.push_back(std::move(out));
+    }
+    return v;
+  }
+
+ private:
+  struct BaseBuild {
+    InstantTime instant;
+    std::uint32_t file;
+    std::uint64_t unused;
+    std::string token;
+  };
+  struct LogBuild {
+    InstantTime instant;
+    std::uint32_t file;
+    std::uint64_t version;
+    std::string token;
+  };
+  struct PendingOp {
+    InstantTime base;
+    InstantTime instant;
+  };
+  struct GroupBuild {
+    std::string id;
+    std::vector<BaseBuild> bases;
+    std::vector<LogBuild> logs;
+    std::vector<PendingOp> pending;
+    std::optional<InstantTime> replaced_by;
+  };
+  struct PartBuild {
+    std::string path;
+    std::vector<GroupBuild> groups;
+    absl::flat_hash_map<std::string, std::uint32_t> index;
+    std::optional<InstantTime> last_replace;
+  };
+
+  std::uint32_t partition_index(std::string_view path) {
+    auto it = part_index_.find(detail::to_absl(path));
+    if (it != part_index_.end()) return it->second;
+    const auto i = static_cast<std::uint32_t>(parts_.size());
+    parts_.push_back(PartBuild{std::string(path), {}, {}, std::nullopt});
+    part_index_.emplace(std::string(path), i);
+    return i;
+  }
+
+  GroupBuild& group(std::uint32_t p, std::string_view id) {
+    PartBuild& pb = parts_[p];
+    auto it = pb.index.find(detail::to_absl(id));
+    if (it != pb.index.end()) return pb.groups[it->second];
+    pb.index.emplace(std::string(id), static_cast<std::uint32_t>(pb.groups.size()));
+    pb.groups.push_back(GroupBuild{std::string(id), {}, {}, {}, std::nullopt});
+    return pb.groups.back();
+  }
+
+  std::uint32_t add_record(std::string_view name, std::uint64_t size) {
+    FileRecord r;
+    r.name_offset = static_cast<std::uint32_t>(arena_.size());
+    r.name_length = static_cast<std::uint32_t>(name.size());
+    r.size = size;
+    arena_.append(name);
+    files_.push_back(r);
+    return static_cast<std::uint32_t>(files_.size() - 1);
+  }
+
+  // Hudi's "committed" test for a slice key: a completed write instant, a
+  // pending (log) compaction's slice, or older than the active timeline.
+  bool committed_key(const InstantTime& t, const GroupBuild& g) const {
+    if (const Instant* i = timeline_.find(t)) {
+      if (i->is_completed()) return is_write_action(i->action);
+      for (const PendingOp& op : g.pending) {
+        if (op.instant == t) return true;
+      }
+      return false;
+    }
+    const auto start = timeline_.start();
+    return start && t < *start;
+  }
+
+  // Emits group `g` into `v` (if it has any committed slice) and records its
+  // uncommitted files. Returns true when the raw listing had any data file of
+  // this group.
+  bool emit_group(TableView& v, std::uint32_t partition, GroupBuild& g) {
+    const bool has_files = !g.bases.empty() || !g.logs.empty();
+    if (!has_files) return false;  // known only from metadata: nothing on storage
+    auto uncommitted = [&](std::uint32_t file, InstantTime t) { v.uncommitted_.push_back({partition, file, t}); };
+
+    // Slice keys: committed base instants, then pending compaction instants.
+    struct Key {
+      InstantTime instant;
+      std::uint32_t base = kNoFile;
+      std::vector<std::uint32_t> logs;
+    };
+    std::vector<Key> keys;
+    std::sort(g.bases.begin(), g.bases.end(), [&](const BaseBuild& a, const BaseBuild& b) {
+      if (a.instant != b.instant) return a.instant < b.instant;
+      // Of two base files at one instant, the one commit metadata names
+      // wins; otherwise the first name, deterministically.
+      const bool ca = committed_names_.contains(detail::to_absl(v.file_name(a.file)));
+      const bool cb = committed_names_.contains(detail::to_absl(v.file_name(b.file)));
+      if (ca != cb) return ca;
+      return v.file_name(a.file) < v.file_name(b.file);
+    });
+    for (const BaseBuild& b : g.bases) {
+      if (!committed_key(b.instant, g)) {
+        uncommitted(b.file, b.instant);
+      } else if (!keys.empty() && keys.back().instant == b.instant) {
+        uncommitted(b.file, b.instant);  // duplicate output of one write
+      } else {
+        keys.push_back({b.instant, b.file, {}});
+      }
+    }
+    std::optional<InstantTime> pending_base;
+    for (const PendingOp& op : g.pending) {
+      if (!pending_base || op.base < *pending_base) pending_base = op.base;
+      const bool present = std::any_of(keys.begin(), keys.end(), [&](const Key& k) { return k.instant == op.instant; });
+      if (!present) keys.push_back({op.instant, kNoFile, {}});
+    }
+    auto by_instant = [](const Key& a, const Key& b) { return a.instant < b.instant; };
+    std::sort(keys.begin(), keys.end(), by_instant);
+
+    // Where each log goes: the instant it attaches at, or none (uncommitted).
+    std::sort(g.logs.begin(), g.logs.end(), [&](const LogBuild& a, const LogBuild& b) {
+      if (a.instant != b.instant) return a.instant < b.instant;
+      if (a.version != b.version) return a.version < b.version;
+      return a.token < b.token;
+    });
+    for (const LogBuild& log : g.logs) {
+      InstantTime at = log.instant;
+      if (layout_ == TimelineLayout::v2) {
+        const Instant* i = timeline_.find(log.instant);
+        const auto start = timeline_.start();
+        if (i != nullptr && i->is_completed() && is_write_action(i->action)) {
+          at = i->completion_or_requested();
+        } else if (i == nullptr && start && log.instant < *start) {
+          at = log.instant;  // written by an archived deltacommit
+        } else {
+          uncommitted(log.file, log.instant);
+          continue;
+        }
+      }
+      auto it = std::upper_bound(keys.begin(), keys.end(), Key{at, kNoFile, {}}, by_instant);
+      if (it == keys.begin()) {
+        // No slice at or before it: a log-only slice keyed by its own
+        // instant, committed by the same test as a base file.
+        if (!committed_key(log.instant, g)) {
+          uncommitted(log.file, log.instant);
+          continue;
+        }
+        it = keys.insert(keys.begin(), Key{log.instant, kNoFile, {}});
+        // Keys stay sorted: log.instant <= at < every existing key.
+      } else {
+        --it;
+      }
+      it->logs.push_back(log.file);
+    }
+    if (keys.empty()) return has_files;
+
+    FileGroup out;
+    out.partition = partition;
+    out.file_id = intern_file_id(v, g.id);
+    out.first_slice = static_cast<std::uint32_t>(v.slices_.size());
+    out.replaced_by = g.replaced_by;
+    out.pending_compaction_base = pending_base;
+    for (auto it = keys.rbegin(); it != keys.rend(); ++it) {
+      FileSlice s;
+      s.base_instant = it->instant;
+      s.base_file = it->base;
+      s.first_log = static_cast<std::uint32_t>(v.log_index_.size());
+      s.log_count = static_cast<std::uint32_t>(it->logs.size());
+      v.log_index_.insert(v.log_index_.end(), it->logs.begin(), it->logs.end());
+      v.slices_.push_back(s);
+    }
+    out.slice_count = static_cast<std::uint32_t>(keys.size());
+    v.groups_.push_back(out);
+    return has_files;
+  }
+
+  std::uint32_t intern_file_id(TableView& v, std::string_view id) {
+    FileRecord r;
+    r.name_offset = static_cast<std::uint32_t>(v.arena_.size());
+    r.name_length = static_cast<std::uint32_t>(id.size());
+    v.arena_.append(id);
+    v.file_ids_.push_back(r);
+    return static_cast<std::uint32_t>(v.file_ids_.size() - 1);
+  }
+
+  const Timeline& timeline_;
+  TimelineLayout layout_;
+  std::vector<PartBuild> parts_;
+  absl::flat_hash_map<std::string, std::uint32_t> part_index_;
+  std::vector<FileRecord> files_;
+  std::string arena_;
+  absl::flat_hash_set<std::string> savepointed_;
+  absl::flat_hash_set<std::string> committed_names_;
+  std::size_t skipped_ = 0;
+};
+
+}  // namespace lakegc

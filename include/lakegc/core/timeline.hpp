@@ -1,0 +1,145 @@
+// File: lakegc/core/timeline.hpp
+// -----------------------------------------------------------------------------
+// The active timeline of a table: instants sorted by requested time (their
+// identity), with the views the planners use. A Timeline is immutable once
+// made; views are computed on construction and returned as spans of indices
+// or pointers into the sorted instant array.
+#pragma once
+
+#include <algorithm>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "lakegc/core/instant.hpp"
+#include "lakegc/core/status.hpp"
+
+namespace lakegc {
+
+class Timeline {
+ public:
+  Timeline() = default;
+
+  /// Sorts `instants` by requested time. Two instants with the same
+  /// requested time are an error naming it: Hudi allocates instant times
+  /// uniquely, so a duplicate means corrupt input.
+  static StatusOr<Timeline> make(std::vector<Instant> instants) {
+    std::sort(instants.begin(), instants.end(),
+              [](const Instant& a, const Instant& b) { return a.requested < b.requested; });
+    for (std::size_t i = 1; i < instants.size(); ++i) {
+      if (instants[i].requested == instants[i - 1].requested) {
+        return absl::InvalidArgumentError(
+            fmt::format("timeline has two instants at {}: {} and {}", instants[i].requested,
+                        to_string(instants[i - 1].action), to_string(instants[i].action)));
+      }
+    }
+    Timeline t;
+    t.instants_ = std::move(instants);
+    t.index();
+    return t;
+  }
+
+  std::span<const Instant> instants() const noexcept { return instants_; }
+  bool empty() const noexcept { return instants_.empty(); }
+  std::size_t size() const noexcept { return instants_.size(); }
+
+  /// Completed commit, deltacommit and replacecommit instants (compactions
+  /// and clusterings that completed included), in requested-time order.
+  std::span<const Instant* const> completed_commits() const noexcept { return completed_commits_; }
+  /// The same instants ordered by completion time (requested time breaks
+  /// ties and stands in where completion is unknown).
+  std::span<const Instant* const> completed_commits_by_completion() const noexcept {
+    return completed_commits_by_completion_;
+  }
+  /// Requested or inflight instants of any action.
+  std::span<const Instant* const> pending() const noexcept { return pending_; }
+  /// Pending writes and table services (commit, deltacommit, replacecommit,
+  /// compaction, log compaction, clustering): what clamps the cleaner.
+  std::span<const Instant* const> pending_writes() const noexcept { return pending_writes_; }
+  std::span<const Instant* const> savepoints() const noexcept { return savepoints_; }
+  /// Clean instants in any state.
+  std::span<const Instant* const> cleans() const noexcept { return cleans_; }
+
+  /// The instant requested at `t`, if any.
+  const Instant* find(const InstantTime& t) const noexcept {
+    auto it = std::lower_bound(instants_.begin(), instants_.end(), t,
+                               [](const Instant& i, const InstantTime& v) { return i.requested < v; });
+    return it != instants_.end() && it->requested == t ? &*it : nullptr;
+  }
+
+  /// True when `t` is a completed write (commit, deltacommit, replacecommit).
+  bool is_completed_commit(const InstantTime& t) const noexcept {
+    const Instant* i = find(t);
+    return i != nullptr && i->is_completed() && is_commit_action(i->action);
+  }
+
+  /// The first requested time of the active timeline: older instants were
+  /// archived, and files written by them count as committed.
+  std::optional<InstantTime> start() const noexcept {
+    if (instants_.empty()) return std::nullopt;
+    return instants_.front().requested;
+  }
+
+  /// The requested time of the commit that completed last (Hudi's
+  /// lastCompletedCommitTimestamp: the end of a completion-ordered timeline,
+  /// which need not be the largest requested time).
+  std::optional<InstantTime> last_completed_commit() const noexcept {
+    if (completed_commits_by_completion_.empty()) return std::nullopt;
+    return completed_commits_by_completion_.back()->requested;
+  }
+
+  /// The timeline as it stood for a reader at `t`: instants requested at or
+  /// before `t`, in their current state.
+  Timeline as_of(const InstantTime& t) const {
+    std::vector<Instant> kept;
+    for (const Instant& i : instants_) {
+      if (i.requested <= t) kept.push_back(i);
+    }
+    Timeline out;
+    out.instants_ = std::move(kept);
+    out.index();
+    return out;
+  }
+
+  Timeline(const Timeline& o) : instants_(o.instants_) { index(); }
+  Timeline& operator=(const Timeline& o) {
+    if (this != &o) {
+      instants_ = o.instants_;
+      index();
+    }
+    return *this;
+  }
+  Timeline(Timeline&&) noexcept = default;
+  Timeline& operator=(Timeline&&) noexcept = default;
+
+ private:
+  void index() {
+    completed_commits_.clear();
+    pending_.clear();
+    pending_writes_.clear();
+    savepoints_.clear();
+    cleans_.clear();
+    for (const Instant& i : instants_) {
+      if (i.is_completed() && is_commit_action(i.action)) completed_commits_.push_back(&i);
+      if (i.is_pending()) pending_.push_back(&i);
+      if (i.is_pending() && is_write_action(i.action)) pending_writes_.push_back(&i);
+      if (i.is_completed() && i.action == Action::savepoint) savepoints_.push_back(&i);
+      if (i.action == Action::clean) cleans_.push_back(&i);
+    }
+    completed_commits_by_completion_ = completed_commits_;
+    std::stable_sort(completed_commits_by_completion_.begin(), completed_commits_by_completion_.end(),
+                     [](const Instant* a, const Instant* b) {
+                       return a->completion_or_requested() < b->completion_or_requested();
+                     });
+  }
+
+  std::vector<Instant> instants_;
+  std::vector<const Instant*> completed_commits_;
+  std::vector<const Instant*> completed_commits_by_completion_;
+  std::vector<const Instant*> pending_;
+  std::vector<const Instant*> pending_writes_;
+  std::vector<const Instant*> savepoints_;
+  std::vector<const Instant*> cleans_;
+};
+
+}  // namespace lakegc

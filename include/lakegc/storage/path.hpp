@@ -1,0 +1,107 @@
+// File: lakegc/storage/path.hpp
+// -----------------------------------------------------------------------------
+// The one gate every Storage adapter puts in front of every operation: a path
+// must name something *inside* the storage root, spelled one way only.
+//
+// Accepted: `a`, `a/b.parquet`, `.hoodie/20240101000000000.commit`
+// (components separated by single '/', no leading or trailing '/').
+// Refused (InvalidArgument, message naming the path):
+//   * an absolute path (`/etc/passwd`)             -- escapes the root;
+//   * a `..` component (`p/../../x`)               -- escapes the root;
+//   * a `.` component (`./a`, `a/./b`)             -- a second spelling of a
+//     path, which would defeat path-keyed bookkeeping (plans, memory_storage);
+//   * an empty component (`a//b`, `a/`, `""`)      -- same reason, and `""`
+//     would name the root itself as if it were a file;
+//   * a NUL byte                                   -- the kernel would silently
+//     cut the path there and act on a different file.
+// The listing root `""` is allowed only where a directory is meant (list()).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <absl/strings/escaping.h>
+
+#include "lakegc/core/status.hpp"
+
+namespace lakegc::detail {
+
+/// `path` in single quotes with non-printable bytes escaped, for messages
+/// (a refused path may hold a NUL or control bytes).
+inline std::string quote_path(std::string_view path) {
+  return "'" + absl::CHexEscape(to_absl(path)) + "'";
+}
+
+/// OK when `path` is a well-formed path relative to the storage root, else
+/// InvalidArgument naming `op` and the path. `allow_root` admits `""` (the
+/// root itself), which only list() accepts.
+inline Status check_relative_path(std::string_view path, std::string_view op,
+                                  bool allow_root = false) {
+  auto refuse = [&](std::string_view why) {
+    std::string msg(op);
+    msg += ": refusing path ";
+    msg += quote_path(path);
+    msg += ": ";
+    msg += why;
+    msg += " (paths must be relative to the storage root, components separated by one '/')";
+    return absl::InvalidArgumentError(msg);
+  };
+  if (path.empty()) {
+    return allow_root ? Status() : refuse("empty path");
+  }
+  if (path.find('\0') != std::string_view::npos) return refuse("contains a NUL byte");
+  if (path.front() == '/') return refuse("absolute path");
+  std::string_view rest = path;
+  while (true) {
+    const auto slash = rest.find('/');
+    const std::string_view comp = rest.substr(0, slash);
+    if (comp.empty()) return refuse("empty component");
+    if (comp == "..") return refuse("'..' component");
+    if (comp == ".") return refuse("'.' component");
+    if (slash == std::string_view::npos) break;
+    rest.remove_prefix(slash + 1);
+  }
+  return Status();
+}
+
+/// Splits a checked, non-empty path into {parent directory, last component};
+/// the parent is `""` for a path directly under the root.
+inline std::pair<std::string_view, std::string_view> split_parent(std::string_view path) noexcept {
+  const auto slash = path.rfind('/');
+  if (slash == std::string_view::npos) return {std::string_view(), path};
+  return {path.substr(0, slash), path.substr(slash + 1)};
+}
+
+/// Removes and returns the first component of a checked path (`rest` becomes
+/// the remainder, `""` after the last component).
+inline std::string_view pop_component(std::string_view& rest) noexcept {
+  const auto slash = rest.find('/');
+  const std::string_view comp = rest.substr(0, slash);
+  rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
+  return comp;
+}
+
+/// Orders paths as a depth-first walk that visits each directory's entries
+/// in byte order: component by component, comparing bytes as unsigned. This
+/// is plain byte order with '/' ranked below every other byte, so that
+/// `a/x` (inside directory `a`) precedes `a.txt` although '.' < '/'.
+/// Both adapters list in this order (posix_storage by sorting each
+/// directory, memory_storage by keying its map with this comparator).
+struct listing_order {
+  using is_transparent = void;
+  static constexpr unsigned rank(char c) noexcept {
+    return c == '/' ? 0U : static_cast<unsigned>(static_cast<unsigned char>(c)) + 1U;
+  }
+  constexpr bool operator()(std::string_view a, std::string_view b) const noexcept {
+    const std::size_t n = a.size() < b.size() ? a.size() : b.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const unsigned ra = rank(a[i]);
+      const unsigned rb = rank(b[i]);
+      if (ra != rb) return ra < rb;
+    }
+    return a.size() < b.size();
+  }
+};
+
+}  // namespace lakegc::detail

@@ -1,0 +1,143 @@
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "lakegc/core/table_view.hpp"
+
+using namespace lakegc;
+
+namespace {
+InstantTime t(const char* s) { return InstantTime::parse(s).value(); }
+Instant done(const char* req, const char* comp, Action a) { return Instant{t(req), t(comp), a, State::completed}; }
+Instant pending(const char* req, Action a) { return Instant{t(req), std::nullopt, a, State::inflight}; }
+
+std::vector<std::string> base_instants(const TableView& v, const FileGroup& g) {
+  std::vector<std::string> out;
+  for (const FileSlice& s : v.slices_of(g)) out.push_back(s.base_instant.str());
+  return out;
+}
+std::vector<std::string> log_names(const TableView& v, const FileSlice& s) {
+  std::vector<std::string> out;
+  for (auto f : v.logs_of(s)) out.emplace_back(v.file_name(f));
+  return out;
+}
+}  // namespace
+
+TEST_CASE("only committed base files make slices; others are uncommitted") {
+  auto tl = Timeline::make({done("20240101000100000", "20240101000110000", Action::commit),
+                            done("20240101000200000", "20240101000210000", Action::commit),
+                            pending("20240101000300000", Action::commit)})
+                .value();
+  TableViewBuilder b(tl, TimelineLayout::v1);
+  b.add_partition("p");
+  b.add_file("p", "fg1-0_0-1-1_20240101000100000.parquet", 10);
+  b.add_file("p", "fg1-0_0-2-2_20240101000200000.parquet", 20);
+  b.add_file("p", "fg1-0_0-3-3_20240101000300000.parquet", 30);  // in flight
+  b.add_file("p", "fg2-0_0-9-9_20240101000150000.parquet", 40);  // not on the timeline: failed
+  b.add_file("p", ".hoodie_partition_metadata", 96);
+  CHECK(b.skipped_files() == 1);
+  const TableView v = std::move(b).build();
+  REQUIRE(v.partitions().size() == 1);
+  REQUIRE(v.groups().size() == 1);
+  CHECK(v.file_id(v.groups()[0]) == "fg1-0");
+  CHECK(base_instants(v, v.groups()[0]) == std::vector<std::string>{"20240101000200000", "20240101000100000"});
+  REQUIRE(v.uncommitted_files().size() == 2);
+  CHECK(v.partitions()[0].raw_has_unreplaced_files);
+}
+
+TEST_CASE("files older than the active timeline count as committed (archived)") {
+  auto tl = Timeline::make({done("20240101000200000", "20240101000210000", Action::commit)}).value();
+  TableViewBuilder b(tl, TimelineLayout::v1);
+  b.add_file("", "fg1-0_0-1-1_20240101000100000.parquet", 10);
+  b.add_file("", "fg1-0_0-1-1_20240101000300000.parquet", 10);  // after the start, not completed
+  const TableView v = std::move(b).build();
+  REQUIRE(v.groups().size() == 1);
+  CHECK(base_instants(v, v.groups()[0]) == std::vector<std::string>{"20240101000100000"});
+}
+
+TEST_CASE("layout 1: logs attach by the base instant in their name; pending compaction opens a slice") {
+  auto tl = Timeline::make({done("20240101000100000", "20240101000110000", Action::deltacommit),
+                            done("20240101000200000", "20240101000210000", Action::deltacommit),
+                            Instant{t("20240101000300000"), std::nullopt, Action::compaction, State::requested},
+                            done("20240101000400000", "20240101000410000", Action::deltacommit)})
+                .value();
+  TableViewBuilder b(tl, TimelineLayout::v1);
+  b.add_file("p", "fg-0_0-1-1_20240101000100000.parquet", 100);
+  b.add_file("p", ".fg-0_20240101000100000.log.1_0-2-2", 5);
+  b.add_file("p", ".fg-0_20240101000300000.log.1_0-4-4", 6);  // written after compaction was scheduled
+  b.add_pending_compaction("p", "fg-0", t("20240101000100000"), t("20240101000300000"));
+  const TableView v = std::move(b).build();
+  REQUIRE(v.groups().size() == 1);
+  const FileGroup& g = v.groups()[0];
+  CHECK(g.pending_compaction_base == t("20240101000100000"));
+  REQUIRE(base_instants(v, g) == std::vector<std::string>{"20240101000300000", "20240101000100000"});
+  const auto slices = v.slices_of(g);
+  CHECK(slices[0].base_file == kNoFile);
+  CHECK(log_names(v, slices[0]) == std::vector<std::string>{".fg-0_20240101000300000.log.1_0-4-4"});
+  CHECK(log_names(v, slices[1]) == std::vector<std::string>{".fg-0_20240101000100000.log.1_0-2-2"});
+}
+
+TEST_CASE("layout 2: logs attach by the completion time of their deltacommit (issue 19290)") {
+  // The deltacommit at 0250 was requested before compaction 0300 but
+  // completed after it: its log belongs to the compaction's slice, so the
+  // pending compaction protects it.
+  auto tl = Timeline::make({done("20240101000100000", "20240101000110000", Action::commit),
+                            done("20240101000200000", "20240101000210000", Action::deltacommit),
+                            done("20240101000250000", "20240101000350000", Action::deltacommit),
+                            Instant{t("20240101000300000"), std::nullopt, Action::compaction, State::inflight},
+                            pending("20240101000500000", Action::deltacommit)})
+                .value();
+  TableViewBuilder b(tl, TimelineLayout::v2);
+  b.add_file("p", "fg-0_0-1-1_20240101000100000.parquet", 100);
+  b.add_file("p", ".fg-0_20240101000200000.log.1_0-2-2", 5);
+  b.add_file("p", ".fg-0_20240101000250000.log.1_0-3-3", 6);
+  b.add_file("p", ".fg-0_20240101000500000.log.1_0-5-5", 7);  // pending: uncommitted
+  b.add_file("p", ".fg-0_20240101000260000.log.1_0-6-6", 8);  // unknown deltacommit: failed
+  b.add_pending_compaction("p", "fg-0", t("20240101000100000"), t("20240101000300000"));
+  const TableView v = std::move(b).build();
+  const FileGroup& g = v.groups()[0];
+  const auto slices = v.slices_of(g);
+  REQUIRE(slices.size() == 2);
+  CHECK(log_names(v, slices[0]) == std::vector<std::string>{".fg-0_20240101000250000.log.1_0-3-3"});
+  CHECK(log_names(v, slices[1]) == std::vector<std::string>{".fg-0_20240101000200000.log.1_0-2-2"});
+  CHECK(v.uncommitted_files().size() == 2);
+}
+
+TEST_CASE("replaced groups: the later replace wins, and partitions remember replaces") {
+  auto tl = Timeline::make({done("20240101000100000", "20240101000110000", Action::commit),
+                            done("20240101000200000", "20240101000210000", Action::replacecommit),
+                            done("20240101000300000", "20240101000310000", Action::replacecommit)})
+                .value();
+  TableViewBuilder b(tl, TimelineLayout::v2);
+  b.add_file("a", "old-0_0-1-1_20240101000100000.parquet", 1);
+  b.add_file("a", "new-0_0-2-2_20240101000200000.parquet", 1);
+  b.add_replaced("a", "old-0", t("20240101000300000"));
+  b.add_replaced("a", "old-0", t("20240101000200000"));
+  b.add_replaced("b", "gone-0", t("20240101000200000"));  // no files left: no group
+  const TableView v = std::move(b).build();
+  REQUIRE(v.partitions().size() == 2);
+  const auto groups = v.groups_of(v.partitions()[0]);
+  REQUIRE(groups.size() == 2);
+  CHECK(v.file_id(groups[1]) == "old-0");
+  CHECK(groups[1].replaced_by == t("20240101000300000"));
+  CHECK_FALSE(groups[0].replaced_by.has_value());
+  CHECK(v.partitions()[1].group_count == 0);
+  CHECK_FALSE(v.partitions()[1].raw_has_unreplaced_files);
+  CHECK(v.partitions()[1].last_replace == t("20240101000200000"));
+}
+
+TEST_CASE("a speculative duplicate: the file commit metadata names wins") {
+  auto tl = Timeline::make({done("20240101000100000", "20240101000110000", Action::commit)}).value();
+  for (bool name_second : {false, true}) {
+    TableViewBuilder b(tl, TimelineLayout::v1);
+    b.add_file("", "fg-0_0-1-1_20240101000100000.parquet", 1);
+    b.add_file("", "fg-0_0-1-2_20240101000100000.parquet", 1);
+    const std::string winner =
+        name_second ? "fg-0_0-1-2_20240101000100000.parquet" : "fg-0_0-1-1_20240101000100000.parquet";
+    b.add_committed_file(winner);
+    const TableView v = std::move(b).build();
+    CHECK(v.file_name(v.slices_of(v.groups()[0])[0].base_file) == winner);
+    CHECK(v.uncommitted_files().size() == 1);
+  }
+}

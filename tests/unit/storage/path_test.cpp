@@ -1,0 +1,81 @@
+// Path validation and listing order: the two rules every Storage adapter
+// shares (lakegc/storage/path.hpp).
+#include "lakegc/storage/path.hpp"
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+namespace lakegc {
+namespace {
+
+using namespace std::string_literals;
+using namespace lakegc::detail;
+
+TEST_CASE("check_relative_path accepts plain relative paths") {
+  for (std::string_view p : {"a", "a/b", ".hoodie/20240101000000000.commit", "a..b/c.", "...",
+                             ".x/..y/z..", "dt=2024-01-01/x_1-0-1_2024.parquet"}) {
+    CAPTURE(p);
+    CHECK(check_relative_path(p, "op").ok());
+  }
+}
+
+TEST_CASE("check_relative_path refuses escapes and second spellings, naming the path") {
+  for (std::string_view p : {"/a", "/", "..", "../a", "a/..", "a/../b", ".", "./a", "a/.",
+                             "a/./b", "a//b", "a/", "//a"}) {
+    CAPTURE(p);
+    const Status s = check_relative_path(p, "remove");
+    CHECK(absl::IsInvalidArgument(s));
+    CHECK(message_of(s).find("'" + std::string(p) + "'") != std::string_view::npos);
+    CHECK(message_of(s).starts_with("remove: "));
+  }
+}
+
+TEST_CASE("check_relative_path refuses NUL and shows it escaped") {
+  const std::string p = "a\0b"s;
+  const Status s = check_relative_path(p, "read");
+  CHECK(absl::IsInvalidArgument(s));
+  CHECK(message_of(s).find("'a\\x00b'") != std::string_view::npos);
+}
+
+TEST_CASE("the empty path is the root: valid only where allowed") {
+  CHECK(absl::IsInvalidArgument(check_relative_path("", "stat")));
+  CHECK(check_relative_path("", "list", /*allow_root=*/true).ok());
+  CHECK(absl::IsInvalidArgument(check_relative_path("/", "list", /*allow_root=*/true)));
+}
+
+TEST_CASE("split_parent and pop_component") {
+  CHECK(split_parent("a") == std::pair<std::string_view, std::string_view>{"", "a"});
+  CHECK(split_parent("a/b/c") == std::pair<std::string_view, std::string_view>{"a/b", "c"});
+  std::string_view rest = "a/bb/c";
+  CHECK(pop_component(rest) == "a");
+  CHECK(rest == "bb/c");
+  CHECK(pop_component(rest) == "bb");
+  CHECK(pop_component(rest) == "c");
+  CHECK(rest.empty());
+}
+
+TEST_CASE("listing_order is a depth-first walk in byte order, not plain byte order") {
+  const listing_order less;
+  // '.' (0x2E) and '-' (0x2D) sort below '/' (0x2F) in plain byte order,
+  // yet the directory `a` sorts before the names `a-b` and `a.txt`.
+  CHECK(less("a/x", "a.txt"));
+  CHECK(less("a/x", "a-b"));
+  CHECK_FALSE(less("a.txt", "a/x"));
+  CHECK(std::string_view("a.txt") < std::string_view("a/x"));  // what a plain map would do
+  CHECK(less("a", "a/x"));
+  CHECK(less("A", "a"));
+  CHECK(less("z", "\xc3\xa9"));  // bytes compare unsigned
+  CHECK_FALSE(less("a", "a"));
+
+  std::vector<std::string> paths = {"a0", "a.txt", "a-b/c", "a/y/z", "a/x", "A", "\xc3\xa9/f"};
+  std::sort(paths.begin(), paths.end(), less);
+  CHECK(paths ==
+        std::vector<std::string>{"A", "a/x", "a/y/z", "a-b/c", "a.txt", "a0", "\xc3\xa9/f"});
+}
+
+}  // namespace
+}  // namespace lakegc

@@ -1,0 +1,228 @@
+// posix_storage against a real temporary directory: confinement (symlinks
+// and `..` never lead outside the root), open() errors, real mtimes, atomic
+// create under a race, and what the file system has that memory_storage
+// does not (empty directories, FIFOs).
+#include "lakegc/storage/posix_storage.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "fixtures.hpp"
+
+namespace lakegc {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::listed_paths;
+
+void put(const fs::path& p, std::string_view bytes) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << bytes;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+bool mentions(const Status& s, std::string_view what) {
+  return message_of(s).find(what) != std::string_view::npos;
+}
+
+// base/root is the storage; base/outside holds what links point at.
+struct sandbox {
+  testing::temp_dir base;
+  fs::path root = base.path() / "root";
+  fs::path outside = base.path() / "outside";
+  sandbox() {
+    fs::create_directories(root);
+    put(outside / "secret.txt", "secret");
+    put(outside / "dir" / "f", "outside file");
+    put(root / "p" / "real", "inside");
+    fs::create_symlink(outside / "secret.txt", root / "p" / "link_file");
+    fs::create_directory_symlink(outside / "dir", root / "link_dir");
+  }
+  void check_outside_intact() const {
+    CHECK(slurp(outside / "secret.txt") == "secret");
+    CHECK(slurp(outside / "dir" / "f") == "outside file");
+    CHECK(fs::directory_iterator(outside / "dir")->path().filename() == "f");
+  }
+};
+
+TEST_CASE("symlinks pointing outside the root are never followed") {
+  sandbox box;
+  posix_storage s = testing::open_posix(box.root);
+
+  SUBCASE("listing skips them and never asks to enter a linked directory") {
+    std::vector<std::string> asked;
+    ListOptions options;
+    options.skip_dir = [&](std::string_view d) {
+      asked.emplace_back(d);
+      return false;
+    };
+    CHECK(listed_paths(s, "", options) == std::vector<std::string>{"p/real"});
+    CHECK(asked == std::vector<std::string>{"p"});
+    CHECK(absl::IsFailedPrecondition(s.list("link_dir", [](const FileEntry&) { FAIL("visited"); })));
+  }
+  SUBCASE("read, stat and remove at or through a link are refused, naming it") {
+    for (std::string_view path : {"p/link_file", "link_dir/f"}) {
+      CAPTURE(path);
+      for (const Status& st : {s.read(path).status(), s.stat(path).status(), s.remove(path),
+                               s.remove_batch(std::vector<std::string>{std::string(path)})[0]}) {
+        CHECK(absl::IsFailedPrecondition(st));
+        CHECK(mentions(st, "symbolic link"));
+        CHECK(mentions(st, path.starts_with("p/") ? "p/link_file" : "link_dir"));
+      }
+    }
+    CHECK(fs::is_symlink(box.root / "p" / "link_file"));
+    CHECK(fs::is_symlink(box.root / "link_dir"));
+  }
+  SUBCASE("write_if_absent through a linked directory is refused and creates nothing") {
+    const Status st = s.write_if_absent("link_dir/new", "x");
+    CHECK(absl::IsFailedPrecondition(st));
+    CHECK(mentions(st, "link_dir"));
+    CHECK_FALSE(fs::exists(box.outside / "dir" / "new"));
+    // Onto a link: the name is taken; the target is not overwritten.
+    CHECK(absl::IsAlreadyExists(s.write_if_absent("p/link_file", "overwrite?")));
+  }
+  box.check_outside_intact();
+}
+
+TEST_CASE("a ../ path is refused before touching the file system") {
+  sandbox box;
+  posix_storage s = testing::open_posix(box.root);
+  const Status st = s.write_if_absent("../escape", "x");
+  CHECK(absl::IsInvalidArgument(st));
+  CHECK(mentions(st, "'../escape'"));
+  CHECK_FALSE(fs::exists(box.base.path() / "escape"));
+  CHECK(absl::IsInvalidArgument(s.remove("../outside/secret.txt")));
+  CHECK(absl::IsInvalidArgument(s.read("p/../../outside/secret.txt").status()));
+  CHECK(absl::IsInvalidArgument(s.list("..", [](const FileEntry&) {})));
+  box.check_outside_intact();
+}
+
+TEST_CASE("open() names the root it cannot use") {
+  testing::temp_dir dir;
+  const std::string missing = (dir.path() / "missing").string();
+  auto a = posix_storage::open(missing);
+  REQUIRE_FALSE(a.ok());
+  CHECK(absl::IsNotFound(a.status()));
+  CHECK(mentions(a.status(), missing));
+
+  put(dir.path() / "file", "x");
+  const std::string file = (dir.path() / "file").string();
+  auto b = posix_storage::open(file);
+  REQUIRE_FALSE(b.ok());
+  CHECK_FALSE(absl::IsNotFound(b.status()));
+  CHECK(mentions(b.status(), file));
+
+  CHECK(absl::IsInvalidArgument(posix_storage::open("").status()));
+}
+
+TEST_CASE("mtime is what utimensat set, to the millisecond") {
+  testing::temp_dir dir;
+  posix_storage s = testing::open_posix(dir.path());
+  REQUIRE(s.write_if_absent("p/f", "abc").ok());
+  const struct timespec times[2] = {{1'700'000'000, 123'456'789}, {1'700'000'000, 123'456'789}};
+  REQUIRE(::utimensat(AT_FDCWD, (dir.path() / "p" / "f").c_str(), times, 0) == 0);
+  CHECK(s.stat("p/f")->mtime_ms == 1'700'000'000'123);
+  CHECK(testing::listing(s, "") == std::vector<testing::entry>{{"p/f", 3, 1'700'000'000'123}});
+
+  const struct timespec before_epoch[2] = {{-2, 500'000'000}, {-2, 500'000'000}};
+  REQUIRE(::utimensat(AT_FDCWD, (dir.path() / "p" / "f").c_str(), before_epoch, 0) == 0);
+  CHECK(s.stat("p/f")->mtime_ms == -1'500);
+}
+
+TEST_CASE("write_if_absent leaves only the target, creating its parents") {
+  testing::temp_dir dir;
+  posix_storage s = testing::open_posix(dir.path());
+  REQUIRE(s.write_if_absent(".hoodie/timeline/1.commit", "{}").ok());
+  CHECK(slurp(dir.path() / ".hoodie" / "timeline" / "1.commit") == "{}");
+  std::vector<std::string> on_disk;
+  for (const auto& e : fs::recursive_directory_iterator(dir.path())) {
+    on_disk.push_back(fs::relative(e.path(), dir.path()).string());
+  }
+  std::sort(on_disk.begin(), on_disk.end());
+  CHECK(on_disk == std::vector<std::string>{".hoodie", ".hoodie/timeline", ".hoodie/timeline/1.commit"});
+}
+
+TEST_CASE("racing write_if_absent: exactly one writer wins, and its bytes are what is read") {
+  testing::temp_dir dir;
+  posix_storage s = testing::open_posix(dir.path());
+  for (int round = 0; round < 20; ++round) {
+    const std::string path = "race/" + std::to_string(round);
+    std::atomic<int> wins{0};
+    std::atomic<int> exists{0};
+    std::vector<std::thread> writers;
+    for (int w = 0; w < 4; ++w) {
+      writers.emplace_back([&, w] {
+        const Status st = s.write_if_absent(path, std::string(1000 + w, static_cast<char>('a' + w)));
+        if (st.ok()) ++wins;
+        if (absl::IsAlreadyExists(st)) ++exists;
+      });
+    }
+    for (auto& t : writers) t.join();
+    CHECK(wins == 1);
+    CHECK(exists == 3);
+    const auto bytes = s.read(path);
+    REQUIRE(bytes.ok());
+    const std::size_t w = bytes->size() - 1000;
+    CHECK(*bytes == std::string(1000 + w, static_cast<char>('a' + w)));
+  }
+  CHECK(listed_paths(s, "race").size() == 20);  // no temporaries left
+}
+
+TEST_CASE("remove takes an empty directory, refuses a non-empty one") {
+  testing::temp_dir dir;
+  posix_storage s = testing::open_posix(dir.path());
+  fs::create_directories(dir.path() / "part" / "empty");
+  put(dir.path() / "part" / "f", "x");
+  const Status full = s.remove("part");
+  CHECK(absl::IsFailedPrecondition(full));
+  CHECK(mentions(full, "'part'"));
+  CHECK(s.remove("part/empty").ok());
+  CHECK_FALSE(fs::exists(dir.path() / "part" / "empty"));
+  CHECK(s.remove("part/f").ok());
+  CHECK(testing::listing(s, "part").empty());  // emptied, still there
+  CHECK(s.remove("part").ok());
+  CHECK(absl::IsNotFound(s.list("part", [](const FileEntry&) {})));
+}
+
+TEST_CASE("only regular files are listed or read: a FIFO is skipped and refused") {
+  testing::temp_dir dir;
+  posix_storage s = testing::open_posix(dir.path());
+  REQUIRE(::mkfifo((dir.path() / "fifo").c_str(), 0600) == 0);
+  put(dir.path() / "g", "x");
+  CHECK(listed_paths(s, "") == std::vector<std::string>{"g"});
+  CHECK(absl::IsFailedPrecondition(s.read("fifo").status()));  // and does not block
+  CHECK(absl::IsFailedPrecondition(s.stat("fifo").status()));
+  CHECK(absl::IsFailedPrecondition(s.remove("fifo")));
+}
+
+TEST_CASE("posix_storage moves, keeping its root descriptor") {
+  testing::temp_dir dir;
+  posix_storage a = testing::open_posix(dir.path());
+  REQUIRE(a.write_if_absent("f", "1").ok());
+  posix_storage b = std::move(a);
+  CHECK(*b.read("f") == "1");
+  CHECK(b.root() == dir.path().string());
+  // The root is held open: renaming the directory does not lose it.
+  const fs::path moved = dir.path().string() + "-moved";
+  fs::rename(dir.path(), moved);
+  CHECK(*b.read("f") == "1");
+  fs::rename(moved, dir.path());
+}
+
+}  // namespace
+}  // namespace lakegc
