@@ -35,11 +35,6 @@
 
 namespace lakegc {
 
-/// Hudi timeline layout: 1 for table versions up to 7 (`.hoodie/`, log files
-/// named by base instant), 2 for version 8 and later (`.hoodie/timeline/`,
-/// completion times in names, log files named by their deltacommit).
-enum class TimelineLayout : std::uint8_t { v1 = 1, v2 = 2 };
-
 inline constexpr std::uint32_t kNoFile = std::numeric_limits<std::uint32_t>::max();
 
 struct FileRecord {
@@ -181,7 +176,12 @@ class TableViewBuilder {
 
   /// Declares a partition (a directory with `.hoodie_partition_metadata`),
   /// so it exists even with no data files.
-  void add_partition(std::string_view path) { (void)partition_index(path); }
+  void add_partition(std::string_view path) { parts_[partition_index(path)].declared = true; }
+
+  /// With this set, files in directories never declared with
+  /// add_partition() are skipped at build(): only directories holding a
+  /// `.hoodie_partition_metadata` are partitions.
+  void require_declared_partitions(bool on = true) { require_declared_ = on; }
 
   /// A listed file. Returns false (and counts it) when the name is not a
   /// data file.
@@ -243,8 +243,13 @@ class TableViewBuilder {
     std::sort(part_order.begin(), part_order.end(),
               [&](std::uint32_t a, std::uint32_t b) { return parts_[a].path < parts_[b].path; });
 
-    for (std::uint32_t new_p = 0; new_p < part_order.size(); ++new_p) {
+    for (std::uint32_t new_p = 0; new_p < part_order.size(); ++new_p) {  // NOLINT(modernize-loop-convert)
       PartBuild& pb = parts_[part_order[new_p]];
+      if (require_declared_ && !pb.declared) {
+        for (const auto& g : pb.groups) skipped_ += g.bases.size() + g.logs.size();
+        continue;
+      }
+      const auto out_index = static_cast<std::uint32_t>(v.partitions_.size());
       Partition out;
       out.path = pb.path;
       out.first_group = static_cast<std::uint32_t>(v.groups_.size());
@@ -254,7 +259,7 @@ class TableViewBuilder {
       for (auto& g : pb.groups) gs.push_back(&g);
       std::sort(gs.begin(), gs.end(), [](const GroupBuild* a, const GroupBuild* b) { return a->id < b->id; });
       for (GroupBuild* g : gs) {
-        if (emit_group(v, new_p, *g) && !g->replaced_by) out.raw_has_unreplaced_files = true;
+        if (emit_group(v, out_index, *g) && !g->replaced_by) out.raw_has_unreplaced_files = true;
       }
       out.group_count = static_cast<std::uint32_t>(v.groups_.size()) - out.first_group;
       v.partitions_.push_back(std::move(out));
@@ -291,13 +296,14 @@ class TableViewBuilder {
     std::vector<GroupBuild> groups;
     absl::flat_hash_map<std::string, std::uint32_t> index;
     std::optional<InstantTime> last_replace;
+    bool declared = false;
   };
 
   std::uint32_t partition_index(std::string_view path) {
     auto it = part_index_.find(detail::to_absl(path));
     if (it != part_index_.end()) return it->second;
     const auto i = static_cast<std::uint32_t>(parts_.size());
-    parts_.push_back(PartBuild{std::string(path), {}, {}, std::nullopt});
+    parts_.push_back(PartBuild{std::string(path), {}, {}, std::nullopt, false});
     part_index_.emplace(std::string(path), i);
     return i;
   }
@@ -452,6 +458,7 @@ class TableViewBuilder {
   absl::flat_hash_set<std::string> savepointed_;
   absl::flat_hash_set<std::string> committed_names_;
   std::size_t skipped_ = 0;
+  bool require_declared_ = false;
 };
 
 }  // namespace lakegc

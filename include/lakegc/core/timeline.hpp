@@ -16,6 +16,11 @@
 
 namespace lakegc {
 
+/// Hudi timeline layout: 1 for table versions up to 7 (`.hoodie/`, log files
+/// named by base instant), 2 for version 8 and later (`.hoodie/timeline/`,
+/// completion times in names, log files named by their deltacommit).
+enum class TimelineLayout : std::uint8_t { v1 = 1, v2 = 2 };
+
 class Timeline {
  public:
   Timeline() = default;

@@ -1,0 +1,82 @@
+// File: lakegc/core/load_view.hpp
+// -----------------------------------------------------------------------------
+// Builds a TableView from a Storage listing and a table's metadata: the one
+// place that joins what is on storage with what the timeline says.
+//
+// Partitions are the directories holding `.hoodie_partition_metadata` (the
+// root for a non-partitioned table); their depth differs from the number of
+// partition fields, so the tree is walked, `.hoodie/` excluded. The listing
+// is streamed into the builder.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "lakegc/core/table_metadata.hpp"
+#include "lakegc/core/table_view.hpp"
+#include "lakegc/storage/storage.hpp"
+
+namespace lakegc {
+
+inline constexpr std::string_view kPartitionMetadataFile = ".hoodie_partition_metadata";
+
+/// True for `.hoodie_partition_metadata` and its `.parquet` / `.orc` forms.
+inline bool is_partition_metadata_file(std::string_view name) {
+  return name.substr(0, kPartitionMetadataFile.size()) == kPartitionMetadataFile;
+}
+
+/// Feeds the builder everything the metadata knows: replaced groups of
+/// completed replacecommits, pending compaction operations, savepointed
+/// files and the files commit metadata names.
+inline void add_metadata(TableViewBuilder& b, const TableMetadata& md) {
+  for (const auto& [t, info] : md.commits) {
+    const Instant* i = md.timeline.find(t);
+    if (i == nullptr || !i->is_completed()) continue;
+    if (i->action == Action::replacecommit) {
+      for (const auto& r : info.replaced) b.add_replaced(r.partition, r.file_id, t);
+    }
+    for (const auto& f : info.files) b.add_committed_file(f.name);
+  }
+  for (const auto& op : md.pending_compactions) {
+    const Instant* i = md.timeline.find(op.compaction_instant);
+    if (i != nullptr && i->is_pending()) {
+      b.add_pending_compaction(op.partition, op.file_id, op.base_instant, op.compaction_instant);
+    }
+  }
+  for (const auto& sp : md.savepoints) {
+    for (const auto& f : sp.files) b.add_savepointed_file(f.name);
+  }
+}
+
+/// Lists `storage` (skipping `.hoodie/`) and builds the view against
+/// `timeline` (pass md.timeline, or an as-of view of it).
+template <Storage S>
+StatusOr<TableView> load_view(S& storage, const TableMetadata& md, const Timeline& timeline) {
+  TableViewBuilder b(timeline, md.layout);
+  b.require_declared_partitions();
+  ListOptions opts;
+  opts.skip_dir = [](std::string_view dir) { return dir == ".hoodie"; };
+  Status st = storage.list(
+      "",
+      [&](const FileEntry& e) {
+        const auto slash = e.path.rfind('/');
+        const std::string_view dir = slash == std::string_view::npos ? std::string_view() : e.path.substr(0, slash);
+        const std::string_view name = slash == std::string_view::npos ? e.path : e.path.substr(slash + 1);
+        if (is_partition_metadata_file(name)) {
+          b.add_partition(dir);
+        } else {
+          b.add_file(dir, name, e.size);
+        }
+      },
+      opts);
+  if (!st.ok()) return annotate(st, "listing the table");
+  add_metadata(b, md);
+  return std::move(b).build();
+}
+
+template <Storage S>
+StatusOr<TableView> load_view(S& storage, const TableMetadata& md) {
+  return load_view(storage, md, md.timeline);
+}
+
+}  // namespace lakegc

@@ -1,0 +1,78 @@
+// File: lakegc/core/table_metadata.hpp
+// -----------------------------------------------------------------------------
+// What a Journal loads from a table's timeline for the planners, beside the
+// Timeline itself: per completed write, the partitions it wrote and the file
+// groups it replaced; savepoints and the files they name; pending compaction
+// operations; the previous completed clean; pending cleans and their plans.
+// Plain data: the Hudi loader and the simulator's memory journal fill it the
+// same way.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lakegc/core/timeline.hpp"
+
+namespace lakegc {
+
+struct ReplacedGroup {
+  std::string partition;
+  std::string file_id;
+  friend bool operator==(const ReplacedGroup&, const ReplacedGroup&) = default;
+};
+
+/// A file a write created, as its commit metadata names it.
+struct WrittenFile {
+  std::string partition;
+  std::string name;
+  std::uint64_t size = 0;
+  friend bool operator==(const WrittenFile&, const WrittenFile&) = default;
+};
+
+/// Metadata of one completed (or in-flight) write instant.
+struct CommitInfo {
+  std::vector<std::string> partitions_written;  // sorted, unique
+  std::vector<ReplacedGroup> replaced;           // replacecommits only
+  std::vector<WrittenFile> files;                // files the write created
+};
+
+struct SavepointInfo {
+  InstantTime instant;
+  std::vector<WrittenFile> files;  // latest slices' files as of the savepoint
+};
+
+/// One operation of a pending compaction or log compaction plan.
+struct CompactionOperation {
+  InstantTime compaction_instant;
+  std::string partition;
+  std::string file_id;
+  InstantTime base_instant;  // the slice being compacted
+};
+
+/// The facts of the last completed clean that incremental cleaning and
+/// scheduling depend on.
+struct CleanRecord {
+  InstantTime instant;
+  /// Empty when the clean ran under KEEP_LATEST_FILE_VERSIONS (Hudi writes
+  /// earliestCommitToRetain = "").
+  std::optional<InstantTime> earliest_commit_to_retain;
+  std::optional<InstantTime> last_completed_commit;
+  std::vector<InstantTime> savepointed_timestamps;
+};
+
+struct TableMetadata {
+  Timeline timeline;
+  TimelineTimezone timezone = TimelineTimezone::utc;
+  TimelineLayout layout = TimelineLayout::v2;
+  bool partitioned = true;
+  /// Completed write instants (and pending ones whose metadata could be
+  /// read), keyed by requested time.
+  std::map<InstantTime, CommitInfo> commits;
+  std::vector<SavepointInfo> savepoints;
+  std::vector<CompactionOperation> pending_compactions;
+  std::optional<CleanRecord> last_completed_clean;
+};
+
+}  // namespace lakegc

@@ -1,0 +1,104 @@
+// File: lakegc/exec/clean_service.hpp
+// -----------------------------------------------------------------------------
+// run_clean: one run of the cleaner service, as Hudi's clean() does it
+// (hudi-semantics.md sections 8 and 9):
+//
+// 1. finish every pending clean, oldest first, from its persisted plan;
+// 2. schedule a new clean only if no clean is pending and enough commits
+//    landed since the last one (hoodie.clean.trigger.max.commits);
+// 3. plan; persist the plan as a requested clean only if it has work, or is
+//    an allowed empty clean; execute it.
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#include "lakegc/core/load_view.hpp"
+#include "lakegc/exec/clean_executor.hpp"
+#include "lakegc/plan/plan_clean.hpp"
+
+namespace lakegc {
+
+struct CleanRunReport {
+  std::vector<CleanOutcome> finished_pending;  // cleans a crash had left pending
+  std::optional<CleanOutcome> executed;        // the clean this run planned
+  std::optional<CleanPlan> plan;               // what was planned (even if not persisted)
+  CleanScope scope;
+  /// Why nothing was scheduled, if so.
+  std::string skipped_reason;
+
+  std::uint64_t files_deleted() const {
+    std::uint64_t n = executed ? executed->files_deleted : 0;
+    for (const auto& o : finished_pending) n += o.files_deleted;
+    return n;
+  }
+  std::uint64_t bytes_deleted() const {
+    std::uint64_t n = executed ? executed->bytes_deleted : 0;
+    for (const auto& o : finished_pending) n += o.bytes_deleted;
+    return n;
+  }
+};
+
+/// A clean instant time after every instant on the timeline: `now` in the
+/// table's timezone, or one millisecond past the newest instant.
+inline InstantTime allocate_instant(const TableMetadata& md, std::int64_t now_ms) {
+  InstantTime t = InstantTime::from_epoch_ms(now_ms, md.timezone);
+  if (!md.timeline.empty() && !(md.timeline.instants().back().requested < t)) {
+    auto last = md.timeline.instants().back().requested.to_epoch_ms(md.timezone);
+    t = InstantTime::from_epoch_ms((last.ok() ? *last : now_ms) + 1, md.timezone);
+  }
+  return t;
+}
+
+/// Finishes pending cleans. Returns what each did.
+template <Storage S, Journal J>
+StatusOr<std::vector<CleanOutcome>> finish_pending_cleans(S& storage, J& journal, const TableMetadata& md,
+                                                          const ExecuteOptions& options = {}) {
+  std::vector<CleanOutcome> done;
+  for (const Instant* c : md.timeline.cleans()) {
+    if (c->is_completed()) continue;
+    LAKEGC_ASSIGN_OR_RETURN(CleanPlan plan, journal.read_clean_plan(c->requested));
+    LAKEGC_ASSIGN_OR_RETURN(CleanOutcome o, execute_clean(storage, journal, c->requested, plan, options));
+    done.push_back(std::move(o));
+  }
+  return done;
+}
+
+template <Storage S, Journal J, CleaningPolicy P>
+StatusOr<CleanRunReport> run_clean(S& storage, J& journal, const P& policy, const CleanContext& ctx,
+                                   const ExecuteOptions& options = {}) {
+  CleanRunReport report;
+  LAKEGC_ASSIGN_OR_RETURN(TableMetadata md, journal.load());
+  LAKEGC_ASSIGN_OR_RETURN(report.finished_pending, finish_pending_cleans(storage, journal, md, options));
+  if (!report.finished_pending.empty()) {
+    LAKEGC_ASSIGN_OR_RETURN(md, journal.load());
+  }
+
+  // Scheduling: enough new commits since the last clean's view of the table.
+  const ScopeSettings settings = policy.scope();
+  std::size_t new_commits = 0;
+  const auto& prev = md.last_completed_clean;
+  for (const Instant* c : md.timeline.completed_commits()) {
+    if (!prev || !prev->last_completed_commit || c->requested > *prev->last_completed_commit) ++new_commits;
+  }
+  if (new_commits < std::max<std::uint32_t>(settings.trigger_max_commits, 1)) {
+    report.skipped_reason = fmt::format("{} new commit(s) since the last clean; the trigger needs {}", new_commits,
+                                        std::max<std::uint32_t>(settings.trigger_max_commits, 1));
+    return report;
+  }
+
+  LAKEGC_ASSIGN_OR_RETURN(TableView view, load_view(storage, md));
+  LAKEGC_ASSIGN_OR_RETURN(CleanPlan plan, plan_clean(view, md, policy, ctx, &report.scope));
+  report.plan = plan;
+  if (!plan.has_work() && !plan.empty_clean) {
+    report.skipped_reason = "nothing to clean";
+    return report;
+  }
+  const InstantTime instant = allocate_instant(md, ctx.now_ms);
+  LAKEGC_RETURN_IF_ERROR(journal.request_clean(instant, plan));
+  LAKEGC_ASSIGN_OR_RETURN(CleanOutcome o, execute_clean(storage, journal, instant, plan, options));
+  report.executed = std::move(o);
+  return report;
+}
+
+}  // namespace lakegc

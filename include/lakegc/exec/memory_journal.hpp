@@ -1,0 +1,185 @@
+// File: lakegc/exec/memory_journal.hpp
+// -----------------------------------------------------------------------------
+// memory_journal: a Journal kept in memory, for the simulator and tests.
+// Besides the Journal members it lets actors write the timeline the way a
+// table's writers and services do (begin a write, complete it with its
+// metadata, schedule a compaction, take a savepoint, roll a write back).
+//
+// Deterministic: ordered maps only. A fault hook crashes it after a number
+// of clean transitions, so tests can stop the executor between any two
+// steps.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "lakegc/exec/journal.hpp"
+
+namespace lakegc {
+
+class memory_journal {
+ public:
+  explicit memory_journal(TimelineTimezone tz = TimelineTimezone::utc, TimelineLayout layout = TimelineLayout::v2,
+                          bool partitioned = true)
+      : tz_(tz), layout_(layout), partitioned_(partitioned) {}
+
+  // --- writers and services -------------------------------------------------
+
+  /// A new instant in the requested state. AlreadyExists if `t` is taken.
+  Status begin(const InstantTime& t, Action action) {
+    if (instants_.contains(t)) return absl::AlreadyExistsError(fmt::format("instant {} already exists", t));
+    instants_[t] = Instant{t, std::nullopt, action, State::requested};
+    return absl::OkStatus();
+  }
+  Status set_inflight(const InstantTime& t) {
+    LAKEGC_ASSIGN_OR_RETURN(Instant * i, find_pending(t));
+    i->state = State::inflight;
+    return absl::OkStatus();
+  }
+  /// Completes a write (or a compaction/clustering, which complete as commit
+  /// / replacecommit) with the metadata of what it wrote.
+  Status complete(const InstantTime& t, const InstantTime& completion, CommitInfo info) {
+    LAKEGC_ASSIGN_OR_RETURN(Instant * i, find_pending(t));
+    i->state = State::completed;
+    i->completed = completion;
+    if (i->action == Action::compaction) i->action = Action::commit;
+    if (i->action == Action::logcompaction) i->action = Action::deltacommit;
+    if (i->action == Action::clustering) i->action = Action::replacecommit;
+    commits_[t] = std::move(info);
+    compactions_.erase(t);
+    return absl::OkStatus();
+  }
+  /// Completes a savepoint of the files it names.
+  Status savepoint(const InstantTime& t, const InstantTime& completion, std::vector<WrittenFile> files) {
+    if (instants_.contains(t)) return absl::AlreadyExistsError(fmt::format("instant {} already exists", t));
+    instants_[t] = Instant{t, completion, Action::savepoint, State::completed};
+    savepoints_[t] = std::move(files);
+    return absl::OkStatus();
+  }
+  /// Deletes a savepoint (its instant leaves the timeline).
+  Status remove_savepoint(const InstantTime& t) {
+    if (savepoints_.erase(t) == 0) return absl::NotFoundError(fmt::format("no savepoint at {}", t));
+    instants_.erase(t);
+    return absl::OkStatus();
+  }
+  /// Schedules a compaction (or log compaction) with its operations.
+  Status schedule_compaction(const InstantTime& t, std::vector<CompactionOperation> ops, bool log_compaction = false) {
+    LAKEGC_RETURN_IF_ERROR(begin(t, log_compaction ? Action::logcompaction : Action::compaction));
+    for (auto& op : ops) op.compaction_instant = t;
+    compactions_[t] = std::move(ops);
+    return absl::OkStatus();
+  }
+  /// Removes a pending instant (a rolled-back or abandoned write).
+  Status remove_pending(const InstantTime& t) {
+    LAKEGC_RETURN_IF_ERROR(find_pending(t).status());
+    instants_.erase(t);
+    commits_.erase(t);
+    compactions_.erase(t);
+    return absl::OkStatus();
+  }
+  /// Removes completed instants requested before `t` that no longer matter
+  /// (archival), keeping savepoints.
+  void archive_before(const InstantTime& t) {
+    for (auto it = instants_.begin(); it != instants_.end() && it->first < t;) {
+      if (it->second.is_completed() && it->second.action != Action::savepoint) {
+        commits_.erase(it->first);
+        it = instants_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+
+  // --- Journal ---------------------------------------------------------------
+
+  StatusOr<TableMetadata> load() const {
+    if (load_failure_) return *load_failure_;
+    TableMetadata md;
+    std::vector<Instant> all;
+    all.reserve(instants_.size());
+    for (const auto& [t, i] : instants_) all.push_back(i);
+    LAKEGC_ASSIGN_OR_RETURN(md.timeline, Timeline::make(std::move(all)));
+    md.timezone = tz_;
+    md.layout = layout_;
+    md.partitioned = partitioned_;
+    md.commits = commits_;
+    for (const auto& [t, files] : savepoints_) md.savepoints.push_back({t, files});
+    for (const auto& [t, ops] : compactions_) {
+      md.pending_compactions.insert(md.pending_compactions.end(), ops.begin(), ops.end());
+    }
+    for (auto it = clean_metadata_.rbegin(); it != clean_metadata_.rend(); ++it) {
+      if (instants_.contains(it->first)) {
+        md.last_completed_clean = clean_record_of(it->second);
+        break;
+      }
+    }
+    return md;
+  }
+
+  Status request_clean(const InstantTime& t, const CleanPlan& plan) {
+    LAKEGC_RETURN_IF_ERROR(step("request_clean"));
+    LAKEGC_RETURN_IF_ERROR(begin(t, Action::clean));
+    clean_plans_[t] = plan;
+    return absl::OkStatus();
+  }
+  StatusOr<CleanPlan> read_clean_plan(const InstantTime& t) const {
+    auto it = clean_plans_.find(t);
+    if (it == clean_plans_.end()) return absl::NotFoundError(fmt::format("no clean plan at {}", t));
+    return it->second;
+  }
+  Status start_clean(const InstantTime& t) {
+    LAKEGC_RETURN_IF_ERROR(step("start_clean"));
+    LAKEGC_ASSIGN_OR_RETURN(Instant * i, find_pending(t));
+    i->state = State::inflight;
+    return absl::OkStatus();
+  }
+  Status complete_clean(const InstantTime& t, const CleanMetadata& m) {
+    LAKEGC_RETURN_IF_ERROR(step("complete_clean"));
+    LAKEGC_ASSIGN_OR_RETURN(Instant * i, find_pending(t));
+    i->state = State::completed;
+    i->completed = t;
+    clean_metadata_[t] = m;
+    return absl::OkStatus();
+  }
+
+  // --- inspection and faults ---------------------------------------------------
+
+  const std::map<InstantTime, CleanMetadata>& clean_metadata() const noexcept { return clean_metadata_; }
+  /// After `n` more clean transitions every transition fails (Aborted) until
+  /// recover(): a crash between any two executor steps.
+  void crash_after_transitions(std::size_t n) { crash_budget_ = n; }
+  void recover() { crash_budget_.reset(); }
+  /// Makes load() fail, as an unreadable instant file would.
+  void fail_loads(std::optional<Status> s) { load_failure_ = std::move(s); }
+
+ private:
+  StatusOr<Instant*> find_pending(const InstantTime& t) {
+    auto it = instants_.find(t);
+    if (it == instants_.end()) return absl::NotFoundError(fmt::format("no instant at {}", t));
+    if (it->second.is_completed()) return absl::FailedPreconditionError(fmt::format("instant {} is completed", t));
+    return &it->second;
+  }
+  Status step(std::string_view what) {
+    if (!crash_budget_) return absl::OkStatus();
+    if (*crash_budget_ == 0) return absl::AbortedError(fmt::format("simulated crash before {}", what));
+    --*crash_budget_;
+    return absl::OkStatus();
+  }
+
+  TimelineTimezone tz_;
+  TimelineLayout layout_;
+  bool partitioned_;
+  std::map<InstantTime, Instant> instants_;
+  std::map<InstantTime, CommitInfo> commits_;
+  std::map<InstantTime, std::vector<WrittenFile>> savepoints_;
+  std::map<InstantTime, std::vector<CompactionOperation>> compactions_;
+  std::map<InstantTime, CleanPlan> clean_plans_;
+  std::map<InstantTime, CleanMetadata> clean_metadata_;
+  std::optional<std::size_t> crash_budget_;
+  std::optional<Status> load_failure_;
+};
+
+static_assert(Journal<memory_journal>);
+
+}  // namespace lakegc

@@ -1,0 +1,117 @@
+// File: lakegc/plan/clean_plan.hpp
+// -----------------------------------------------------------------------------
+// A clean plan and the metadata of an executed clean: plain, sorted data
+// with Hudi's fields and meanings (hudi-semantics.md section 9), so the same
+// input gives the same plan byte for byte and a plan can be written as a
+// HoodieCleanerPlan.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lakegc/core/instant_time.hpp"
+
+namespace lakegc {
+
+/// Why a file may go.
+enum class DeleteReason : std::uint8_t {
+  /// A slice older than the boundary that is neither the latest slice nor the
+  /// newest one before the boundary.
+  older_than_boundary,
+  /// Beyond the newest N versions of its file group.
+  beyond_versions,
+  /// Its file group was replaced by a replacecommit the policy no longer
+  /// needs to read through.
+  replaced_group,
+};
+
+constexpr std::string_view to_string(DeleteReason r) noexcept {
+  switch (r) {
+    case DeleteReason::older_than_boundary: return "older_than_boundary";
+    case DeleteReason::beyond_versions: return "beyond_versions";
+    case DeleteReason::replaced_group: return "replaced_group";
+  }
+  return "?";
+}
+
+struct PlannedDelete {
+  std::string name;  // file name inside its partition
+  std::uint64_t size = 0;
+  DeleteReason reason = DeleteReason::older_than_boundary;
+  InstantTime slice;  // base instant of the slice the file belongs to
+  friend bool operator==(const PlannedDelete&, const PlannedDelete&) = default;
+};
+
+struct CleanPlan {
+  /// Requested time of the earliest commit to retain, or none (file-version
+  /// policies, or nothing to clean).
+  std::optional<InstantTime> earliest_instant_to_retain;
+  /// Requested time of the commit that completed last when planning.
+  std::optional<InstantTime> last_completed_commit_timestamp;
+  std::string policy;
+  /// Partition path -> files to delete, sorted by name.
+  std::map<std::string, std::vector<PlannedDelete>> files_per_partition;
+  /// Partitions emptied by replacement, sorted.
+  std::vector<std::string> partitions_to_be_deleted;
+  /// Hudi's extraMetadata; "savepointed_timestamps" = comma-joined savepoints.
+  std::map<std::string, std::string> extra_metadata;
+  /// An empty plan persisted on purpose to move the incremental anchor.
+  bool empty_clean = false;
+
+  bool has_work() const noexcept {
+    if (!partitions_to_be_deleted.empty()) return true;
+    for (const auto& [p, files] : files_per_partition) {
+      if (!files.empty()) return true;
+    }
+    return false;
+  }
+  std::size_t file_count() const noexcept {
+    std::size_t n = 0;
+    for (const auto& [p, files] : files_per_partition) n += files.size();
+    return n;
+  }
+  std::uint64_t bytes() const noexcept {
+    std::uint64_t n = 0;
+    for (const auto& [p, files] : files_per_partition) {
+      for (const auto& f : files) n += f.size;
+    }
+    return n;
+  }
+  friend bool operator==(const CleanPlan&, const CleanPlan&) = default;
+};
+
+/// `partition/name`, or `name` for the root partition.
+inline std::string join_path(std::string_view partition, std::string_view name) {
+  if (partition.empty()) return std::string(name);
+  std::string s(partition);
+  s += '/';
+  s += name;
+  return s;
+}
+
+struct CleanPartitionResult {
+  std::vector<std::string> success;  // names deleted (or already gone)
+  std::vector<std::string> failed;
+  bool partition_deleted = false;
+  friend bool operator==(const CleanPartitionResult&, const CleanPartitionResult&) = default;
+};
+
+/// Hudi's HoodieCleanMetadata, as lakegc records a completed clean.
+struct CleanMetadata {
+  InstantTime start_clean_time;  // the clean instant's requested time
+  std::int64_t time_taken_ms = -1;
+  std::uint64_t total_files_deleted = 0;
+  std::uint64_t bytes_deleted = 0;
+  /// "" (none) under file-version policies, as Hudi writes it.
+  std::optional<InstantTime> earliest_commit_to_retain;
+  std::optional<InstantTime> last_completed_commit_timestamp;
+  std::string policy;
+  std::map<std::string, CleanPartitionResult> partitions;
+  std::map<std::string, std::string> extra_metadata;
+  friend bool operator==(const CleanMetadata&, const CleanMetadata&) = default;
+};
+
+}  // namespace lakegc

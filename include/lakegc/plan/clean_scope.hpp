@@ -1,0 +1,128 @@
+// File: lakegc/plan/clean_scope.hpp
+// -----------------------------------------------------------------------------
+// Which partitions a clean scans (hudi-semantics.md section 7):
+//
+//   boundary absent                       -> nothing
+//   incremental, and the previous clean   -> partitions written or replaced
+//   is usable (it has a boundary, that       by completed commits requested in
+//   boundary is not archived, and every      [previous boundary, new boundary)
+//   savepoint it recorded still exists)
+//   otherwise                             -> every partition, narrowed by the
+//                                            partition filter if any
+//
+// The incremental windows tile the timeline, and the boundary never passes a
+// pending instant, so a commit that completes late still lands in a later
+// window: each partition is rescanned exactly when an older slice in it can
+// have become deletable.
+#pragma once
+
+#include <algorithm>
+#include <optional>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lakegc/core/table_metadata.hpp"
+#include "lakegc/core/table_view.hpp"
+#include "lakegc/policy/retention.hpp"
+#include "lakegc/policy/scope.hpp"
+
+namespace lakegc {
+
+enum class ScanKind : std::uint8_t { none, incremental, full };
+
+constexpr std::string_view to_string(ScanKind k) noexcept {
+  return k == ScanKind::none ? "none" : k == ScanKind::incremental ? "incremental" : "full";
+}
+
+struct CleanScope {
+  ScanKind kind = ScanKind::none;
+  /// Why a full scan was chosen where incremental was asked for.
+  std::string fallback_reason;
+  /// Indices into view.partitions(), ascending.
+  std::vector<std::uint32_t> partitions;
+};
+
+/// Whether the previous clean can anchor an incremental clean; the reason
+/// when it cannot.
+inline std::optional<std::string> incremental_blocker(const TableMetadata& md) {
+  const auto& prev = md.last_completed_clean;
+  if (!prev) return "no completed clean";
+  if (!prev->earliest_commit_to_retain) return "previous clean has no earliest commit to retain";
+  const auto commits = md.timeline.completed_commits();
+  if (commits.empty() || *prev->earliest_commit_to_retain < commits.front()->requested) {
+    return "previous clean's earliest commit to retain is archived";
+  }
+  for (const InstantTime& sp : prev->savepointed_timestamps) {
+    const bool still = std::any_of(md.savepoints.begin(), md.savepoints.end(),
+                                   [&](const SavepointInfo& s) { return s.instant == sp; });
+    if (!still) return "a savepoint recorded by the previous clean was deleted";
+  }
+  return std::nullopt;
+}
+
+/// Computes the partitions to scan. An invalid partition regex is an error
+/// naming it.
+inline StatusOr<CleanScope> compute_clean_scope(const TableView& view, const TableMetadata& md,
+                                                const Retention& retention, const ScopeSettings& settings) {
+  CleanScope scope;
+  const bool boundary_only = retention.has_boundary && !retention.versions;
+  if (boundary_only && !retention.ectr) return scope;  // nothing to clean yet
+
+  auto index_of = [&](const std::string& path) -> std::optional<std::uint32_t> {
+    const auto parts = view.partitions();
+    auto it = std::lower_bound(parts.begin(), parts.end(), path,
+                               [](const Partition& p, const std::string& v) { return p.path < v; });
+    if (it == parts.end() || it->path != path) return std::nullopt;
+    return static_cast<std::uint32_t>(it - parts.begin());
+  };
+
+  if (settings.incremental && boundary_only) {
+    auto blocker = incremental_blocker(md);
+    if (!blocker) {
+      scope.kind = ScanKind::incremental;
+      const InstantTime from = *md.last_completed_clean->earliest_commit_to_retain;
+      const InstantTime to = *retention.ectr;
+      std::set<std::uint32_t> picked;
+      for (auto it = md.commits.lower_bound(from); it != md.commits.end() && it->first < to; ++it) {
+        if (!md.timeline.is_completed_commit(it->first)) continue;
+        for (const auto& p : it->second.partitions_written) {
+          if (auto i = index_of(p)) picked.insert(*i);
+        }
+        for (const auto& r : it->second.replaced) {
+          if (auto i = index_of(r.partition)) picked.insert(*i);
+        }
+      }
+      scope.partitions.assign(picked.begin(), picked.end());
+      return scope;
+    }
+    scope.fallback_reason = *blocker;
+  }
+
+  scope.kind = ScanKind::full;
+  const auto parts = view.partitions();
+  if (!settings.selected_partitions.empty()) {
+    std::set<std::uint32_t> picked;
+    for (const auto& p : settings.selected_partitions) {
+      if (auto i = index_of(p)) picked.insert(*i);
+    }
+    scope.partitions.assign(picked.begin(), picked.end());
+  } else if (!settings.partition_regex.empty()) {
+    std::regex re;
+    try {
+      re = std::regex(settings.partition_regex);
+    } catch (const std::regex_error& e) {
+      return absl::InvalidArgumentError(fmt::format("hoodie.clean.partition.filter.regex: invalid regex '{}': {}",
+                                                    settings.partition_regex, e.what()));
+    }
+    for (std::uint32_t i = 0; i < parts.size(); ++i) {
+      if (std::regex_match(parts[i].path, re)) scope.partitions.push_back(i);
+    }
+  } else {
+    for (std::uint32_t i = 0; i < parts.size(); ++i) scope.partitions.push_back(i);
+  }
+  return scope;
+}
+
+}  // namespace lakegc

@@ -1,0 +1,236 @@
+// File: lakegc/plan/plan_clean.hpp
+// -----------------------------------------------------------------------------
+// plan_clean: a pure function from a TableView, the table's metadata, a
+// cleaning policy and a context (time, reader leases) to a CleanPlan. No I/O.
+//
+// Per file group (hudi-semantics.md sections 1 to 6):
+//
+// * boundary rules keep the latest slice and the newest slice before the
+//   boundary (the one a query pinned just before the boundary reads), and
+//   delete a slice only if its base instant is strictly before the boundary;
+// * version rules keep the newest N slices; with a pending compaction the
+//   slices it needs count as one of them;
+// * a slice goes as a unit: base file and every log file (CDC logs too);
+// * replaced file groups go whole once their replacecommit is before the
+//   boundary (at once under version rules);
+// * guards then veto: savepointed slices (base or any log named by a
+//   savepoint), slices at or after a pending compaction's base instant,
+//   slices a leased snapshot reads, and user guards.
+//
+// Partitions are independent: plan_partition() plans one, so a job can run
+// partitions on a thread pool or shard them across machines.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <absl/strings/str_join.h>
+
+#include "lakegc/plan/clean_plan.hpp"
+#include "lakegc/plan/clean_scope.hpp"
+#include "lakegc/policy/cleaning.hpp"
+
+namespace lakegc {
+
+/// Planning inputs that are not table state.
+struct CleanContext {
+  std::int64_t now_ms = 0;
+  /// Snapshots that readers hold (guard::reader_leases).
+  std::vector<InstantTime> leases;
+};
+
+/// The part of a policy's decision that every partition shares.
+struct CleanDecision {
+  Retention retention;
+  GuardFlags guards;
+  ScopeSettings settings;
+  std::string policy_name;
+};
+
+template <CleaningPolicy P>
+CleanDecision decide_clean(const TableMetadata& md, const P& policy, const CleanContext& ctx) {
+  CleanDecision d;
+  d.guards = policy.guards();
+  d.settings = policy.scope();
+  d.policy_name = policy.name();
+  RetentionContext rc{md, ctx.now_ms, d.settings.max_commits_to_clean, d.guards.pending_table_services};
+  d.retention = policy.retention(rc);
+  return d;
+}
+
+namespace detail {
+
+inline bool slice_savepointed(const TableView& v, const FileSlice& s) {
+  if (!v.has_savepoints()) return false;
+  if (s.base_file != kNoFile && v.is_savepointed(v.file_name(s.base_file))) return true;
+  for (auto f : v.logs_of(s)) {
+    if (v.is_savepointed(v.file_name(f))) return true;
+  }
+  return false;
+}
+
+// Index of the slice a snapshot at `t` reads in a group (newest first), or -1.
+inline std::ptrdiff_t slice_read_at(std::span<const FileSlice> slices, const InstantTime& t) {
+  for (std::size_t i = 0; i < slices.size(); ++i) {
+    if (slices[i].base_instant <= t) return static_cast<std::ptrdiff_t>(i);
+  }
+  return -1;
+}
+
+inline void emit_slice(const TableView& v, const FileSlice& s, DeleteReason why, std::vector<PlannedDelete>& out) {
+  if (s.base_file != kNoFile) out.push_back({std::string(v.file_name(s.base_file)), v.file_size(s.base_file), why, s.base_instant});
+  for (auto f : v.logs_of(s)) out.push_back({std::string(v.file_name(f)), v.file_size(f), why, s.base_instant});
+}
+
+}  // namespace detail
+
+/// Files of one partition that the decision deletes, sorted by name, and
+/// whether the partition itself goes.
+struct PartitionPlan {
+  std::vector<PlannedDelete> files;
+  bool delete_partition = false;
+};
+
+template <CleaningPolicy P>
+PartitionPlan plan_partition(const TableView& v, const Partition& part, const CleanDecision& d, const P& policy,
+                             const CleanContext& ctx, bool table_partitioned) {
+  PartitionPlan out;
+  const Retention& r = d.retention;
+  const bool boundary = r.has_boundary;
+  const bool versions = r.versions.has_value();
+  std::vector<std::uint8_t> del;
+  bool replaced_fully_deleted = true;
+  bool any_live = false;
+
+  auto protected_by_guards = [&](const FileGroup& g, std::span<const FileSlice> slices, std::size_t i) {
+    const FileSlice& s = slices[i];
+    if (d.guards.savepoints && detail::slice_savepointed(v, s)) return true;
+    if (d.guards.pending_table_services && g.pending_compaction_base && s.base_instant >= *g.pending_compaction_base) {
+      return true;
+    }
+    if (d.guards.reader_leases) {
+      for (const InstantTime& lease : ctx.leases) {
+        if (g.replaced_by && *g.replaced_by <= lease) continue;  // not in that snapshot
+        if (detail::slice_read_at(slices, lease) == static_cast<std::ptrdiff_t>(i)) return true;
+      }
+    }
+    return policy.user_guards_protect(SliceGuardContext{v, part, g, s});
+  };
+
+  for (const FileGroup& g : v.groups_of(part)) {
+    const auto slices = v.slices_of(g);
+    if (g.replaced_by) {
+      const bool by_boundary = boundary && r.ectr && *g.replaced_by < *r.ectr;
+      const bool eligible = boundary && versions ? (r.keep_if_either ? by_boundary : true) : (boundary ? by_boundary : true);
+      for (std::size_t i = 0; i < slices.size(); ++i) {
+        if (eligible && !protected_by_guards(g, slices, i)) {
+          detail::emit_slice(v, slices[i], DeleteReason::replaced_group, out.files);
+        } else {
+          replaced_fully_deleted = false;
+        }
+      }
+      continue;
+    }
+    any_live = true;
+    del.assign(slices.size(), 0);
+    std::vector<std::uint8_t> del_b(slices.size(), 0);
+    std::vector<std::uint8_t> del_v(slices.size(), 0);
+    if (boundary && r.ectr) {
+      std::size_t keep_boundary = slices.size();
+      for (std::size_t i = 0; i < slices.size(); ++i) {
+        if (slices[i].base_instant < *r.ectr) {
+          keep_boundary = i;
+          break;
+        }
+      }
+      for (std::size_t i = 1; i < slices.size(); ++i) {
+        del_b[i] = i != keep_boundary && slices[i].base_instant < *r.ectr;
+      }
+    }
+    if (versions) {
+      std::uint32_t k = *r.versions;
+      const bool pending = d.guards.pending_table_services && g.pending_compaction_base.has_value();
+      if (pending && k > 0) --k;  // the slices being compacted count as one version
+      std::uint32_t seen = 0;
+      for (std::size_t i = 0; i < slices.size(); ++i) {
+        if (pending && slices[i].base_instant >= *g.pending_compaction_base) continue;
+        if (seen++ >= k) del_v[i] = 1;
+      }
+    }
+    for (std::size_t i = 0; i < slices.size(); ++i) {
+      bool d_i;
+      if (boundary && versions) {
+        d_i = r.keep_if_either ? (del_b[i] && del_v[i]) : (del_b[i] || del_v[i]);
+      } else {
+        d_i = boundary ? del_b[i] : del_v[i];
+      }
+      if (!d_i || protected_by_guards(g, slices, i)) continue;
+      detail::emit_slice(v, slices[i], boundary && !versions ? DeleteReason::older_than_boundary
+                                       : !boundary        ? DeleteReason::beyond_versions
+                                       : del_b[i]         ? DeleteReason::older_than_boundary
+                                                          : DeleteReason::beyond_versions,
+                         out.files);
+    }
+  }
+  std::sort(out.files.begin(), out.files.end(),
+            [](const PlannedDelete& a, const PlannedDelete& b) { return a.name < b.name; });
+
+  // A partition goes only when replacement emptied it: no live group, a raw
+  // listing agrees (files of in-flight writes keep it), nothing replaced at
+  // or after the boundary, and every replaced file in it goes in this plan.
+  // lakegc also requires that something was replaced here, so a partition a
+  // writer has just created (metadata file only) is never removed; Hudi
+  // would remove it.
+  const bool replaced_before_boundary =
+      !boundary || !r.ectr ? !boundary : (part.last_replace && *part.last_replace < *r.ectr);
+  out.delete_partition = table_partitioned && !part.path.empty() && !any_live && !part.raw_has_unreplaced_files &&
+                         part.last_replace.has_value() && replaced_fully_deleted && replaced_before_boundary;
+  return out;
+}
+
+/// Plans a clean. Errors only for invalid policy settings (a bad partition
+/// regex); an empty plan is a normal answer.
+template <CleaningPolicy P>
+StatusOr<CleanPlan> plan_clean(const TableView& v, const TableMetadata& md, const P& policy, const CleanContext& ctx,
+                               CleanScope* scope_out = nullptr) {
+  const CleanDecision d = decide_clean(md, policy, ctx);
+  CleanPlan plan;
+  plan.policy = d.policy_name;
+  plan.earliest_instant_to_retain = d.retention.has_boundary ? d.retention.ectr : std::nullopt;
+  plan.last_completed_commit_timestamp = md.timeline.last_completed_commit();
+  if (md.partitioned && !md.savepoints.empty()) {
+    std::vector<std::string> sp;
+    for (const auto& s : md.savepoints) sp.push_back(s.instant.str());
+    plan.extra_metadata["savepointed_timestamps"] = absl::StrJoin(sp, ",");
+  }
+  LAKEGC_ASSIGN_OR_RETURN(CleanScope scope, compute_clean_scope(v, md, d.retention, d.settings));
+  for (std::uint32_t pi : scope.partitions) {
+    const Partition& part = v.partitions()[pi];
+    PartitionPlan pp = plan_partition(v, part, d, policy, ctx, md.partitioned);
+    if (!pp.files.empty()) plan.files_per_partition[part.path] = std::move(pp.files);
+    if (pp.delete_partition) plan.partitions_to_be_deleted.push_back(part.path);
+  }
+
+  // Empty clean (Hudi 1.2): on an append-only table nothing is ever
+  // deletable, so without a clean instant the incremental anchor would never
+  // move and, once archived, every clean would scan everything (6953, 17844).
+  if (!plan.has_work() && d.settings.incremental && d.settings.empty_clean_interval_hours && plan.earliest_instant_to_retain) {
+    const auto& prev = md.last_completed_clean;
+    bool due = !prev.has_value();
+    if (prev) {
+      auto prev_ms = prev->instant.to_epoch_ms(md.timezone);
+      due = !prev_ms.ok() ||
+            ctx.now_ms - *prev_ms > static_cast<std::int64_t>(*d.settings.empty_clean_interval_hours) * 3'600'000;
+      // Never move the anchor backwards.
+      if (prev->earliest_commit_to_retain && *prev->earliest_commit_to_retain > *plan.earliest_instant_to_retain) {
+        plan.earliest_instant_to_retain = prev->earliest_commit_to_retain;
+      }
+    }
+    plan.empty_clean = due;
+  }
+  if (scope_out != nullptr) *scope_out = std::move(scope);
+  return plan;
+}
+
+}  // namespace lakegc

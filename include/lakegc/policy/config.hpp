@@ -1,0 +1,300 @@
+// File: lakegc/policy/config.hpp
+// -----------------------------------------------------------------------------
+// The runtime form of a cleaning policy: lakegc::config::from_properties
+// reads Hudi's `hoodie.clean.*` keys (and their legacy `hoodie.cleaner.*`
+// spellings), as users pass them to Spark, and returns a policy that models
+// CleaningPolicy like the compile-time form.
+//
+// * Policy inference (Hudi 0.14, HUDI-5954): with no explicit
+//   hoodie.clean.policy, the one retained-count key that is set picks the
+//   policy; two of them set is ambiguous and refused.
+// * Ranges are validated; a bad key or value is an InvalidArgument naming the
+//   key and what was expected.
+// * Unknown `hoodie.clean.*` keys are refused (a typo silently meaning "the
+//   default" is how tables lose data); other keys (hoodie.datasource.*,
+//   spark.*) are ignored, so a user's whole Spark config can be passed.
+// * Like lakegc::cleaning, the runtime form refuses incremental cleaning
+//   with keep_latest_file_versions or with a partition filter.
+#pragma once
+
+#include <charconv>
+#include <map>
+#include <regex>
+#include <optional>
+#include <set>
+#include <string>
+#include <variant>
+
+#include "lakegc/policy/cleaning.hpp"
+
+namespace lakegc::config {
+
+using Properties = std::map<std::string, std::string>;
+
+/// A policy chosen at run time. Always carries the savepoint and
+/// pending-table-service guards: there is no property to turn them off.
+class runtime_cleaning_policy {
+ public:
+  using Rule = std::variant<keep_latest_commits, keep_latest_file_versions, keep_by_hours>;
+
+  runtime_cleaning_policy(Rule rule, ScopeSettings scope) : rule_(rule), scope_(std::move(scope)) {}
+
+  Retention retention(const RetentionContext& ctx) const {
+    return std::visit([&](const auto& r) { return r.retention(ctx); }, rule_);
+  }
+  GuardFlags guards() const { return GuardFlags{true, true, reader_leases_}; }
+  ScopeSettings scope() const { return scope_; }
+  std::string name() const {
+    return std::visit([](const auto& r) { return std::decay_t<decltype(r)>::hudi_name(); }, rule_);
+  }
+  bool user_guards_protect(const SliceGuardContext&) const { return false; }
+
+  const Rule& rule() const noexcept { return rule_; }
+  /// lakegc's own key `lakegc.clean.reader.leases=true` turns on leases.
+  void set_reader_leases(bool on) { reader_leases_ = on; }
+
+ private:
+  Rule rule_;
+  ScopeSettings scope_;
+  bool reader_leases_ = false;
+};
+
+static_assert(CleaningPolicy<runtime_cleaning_policy>);
+
+namespace detail {
+
+struct KeyLookup {
+  const Properties& props;
+  std::set<std::string> used;
+
+  // Current spelling first, then the legacy one; returns the key found.
+  std::optional<std::pair<std::string, std::string>> get(const std::string& key, const std::string& legacy = {}) {
+    if (auto it = props.find(key); it != props.end()) {
+      used.insert(key);
+      if (!legacy.empty()) used.insert(legacy);
+      return std::pair{key, it->second};
+    }
+    if (!legacy.empty()) {
+      if (auto it = props.find(legacy); it != props.end()) {
+        used.insert(legacy);
+        return std::pair{legacy, it->second};
+      }
+    }
+    return std::nullopt;
+  }
+};
+
+inline StatusOr<std::int64_t> parse_int(const std::pair<std::string, std::string>& kv, std::int64_t min,
+                                        std::string_view expected) {
+  const std::string& v = kv.second;
+  std::int64_t out = 0;
+  const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+  if (ec != std::errc() || ptr != v.data() + v.size() || out < min) {
+    return absl::InvalidArgumentError(fmt::format("{}={}: expected {}", kv.first, v, expected));
+  }
+  return out;
+}
+
+inline StatusOr<bool> parse_bool(const std::pair<std::string, std::string>& kv) {
+  if (kv.second == "true") return true;
+  if (kv.second == "false") return false;
+  return absl::InvalidArgumentError(fmt::format("{}={}: expected true or false", kv.first, kv.second));
+}
+
+// Every hoodie.clean* key lakegc understands (current and legacy).
+inline const std::set<std::string>& known_clean_keys() {
+  static const std::set<std::string> keys = {
+      "hoodie.clean.policy", "hoodie.cleaner.policy", "hoodie.clean.commits.retained",
+      "hoodie.cleaner.commits.retained", "hoodie.clean.hours.retained", "hoodie.cleaner.hours.retained",
+      "hoodie.clean.fileversions.retained", "hoodie.cleaner.fileversions.retained",
+      "hoodie.clean.incremental.enabled", "hoodie.cleaner.incremental.mode", "hoodie.clean.trigger.strategy",
+      "hoodie.clean.trigger.max.commits", "hoodie.clean.max.commits", "hoodie.clean.max.commits.to.clean",
+      "hoodie.clean.partition.filter.regex", "hoodie.clean.partition.filter.selected", "hoodie.clean.automatic",
+      "hoodie.clean.async", "hoodie.clean.async.enabled", "hoodie.clean.multiple.enabled",
+      "hoodie.clean.allow.multiple", "hoodie.clean.failed.writes.policy", "hoodie.cleaner.policy.failed.writes",
+      "hoodie.clean.parallelism", "hoodie.cleaner.parallelism", "hoodie.clean.delete.bootstrap.base.file",
+      "hoodie.cleaner.delete.bootstrap.base.file", "hoodie.clean.optimize.using.local.engine.context"};
+  return keys;
+}
+
+}  // namespace detail
+
+/// Reads a cleaning policy from Hudi properties.
+inline StatusOr<runtime_cleaning_policy> from_properties(const Properties& props) {
+  detail::KeyLookup keys{props, {}};
+  for (const auto& [k, v] : props) {
+    const bool clean_key = k.starts_with("hoodie.clean.") || k.starts_with("hoodie.cleaner.");
+    if (clean_key && !detail::known_clean_keys().contains(k)) {
+      return absl::InvalidArgumentError(fmt::format("{}: unknown cleaning key (see hoodie.clean.* in the README)", k));
+    }
+  }
+  const auto commits = keys.get("hoodie.clean.commits.retained", "hoodie.cleaner.commits.retained");
+  const auto hours = keys.get("hoodie.clean.hours.retained", "hoodie.cleaner.hours.retained");
+  const auto versions = keys.get("hoodie.clean.fileversions.retained", "hoodie.cleaner.fileversions.retained");
+
+  std::string policy_name;
+  if (auto p = keys.get("hoodie.clean.policy", "hoodie.cleaner.policy")) {
+    policy_name = p->second;
+    if (policy_name != "KEEP_LATEST_COMMITS" && policy_name != "KEEP_LATEST_FILE_VERSIONS" &&
+        policy_name != "KEEP_LATEST_BY_HOURS") {
+      return absl::InvalidArgumentError(fmt::format(
+          "{}={}: expected KEEP_LATEST_COMMITS, KEEP_LATEST_FILE_VERSIONS or KEEP_LATEST_BY_HOURS", p->first,
+          p->second));
+    }
+  } else {
+    const int set = (commits ? 1 : 0) + (hours ? 1 : 0) + (versions ? 1 : 0);
+    if (set > 1) {
+      return absl::InvalidArgumentError(
+          "hoodie.clean.policy: not set, and more than one of hoodie.clean.commits.retained, "
+          "hoodie.clean.hours.retained and hoodie.clean.fileversions.retained is set; set the policy explicitly");
+    }
+    policy_name = hours ? "KEEP_LATEST_BY_HOURS" : versions ? "KEEP_LATEST_FILE_VERSIONS" : "KEEP_LATEST_COMMITS";
+  }
+
+  runtime_cleaning_policy::Rule rule = keep_latest_commits{10};
+  if (policy_name == "KEEP_LATEST_COMMITS") {
+    keep_latest_commits r{10};
+    if (commits) {
+      LAKEGC_ASSIGN_OR_RETURN(auto n, detail::parse_int(*commits, 1, "a whole number >= 1"));
+      r.commits = static_cast<std::uint32_t>(n);
+    }
+    rule = r;
+  } else if (policy_name == "KEEP_LATEST_BY_HOURS") {
+    keep_by_hours r{24};
+    if (hours) {
+      LAKEGC_ASSIGN_OR_RETURN(auto n, detail::parse_int(*hours, 1, "a whole number of hours >= 1"));
+      r.hours = static_cast<std::uint32_t>(n);
+    }
+    rule = r;
+  } else {
+    keep_latest_file_versions r{3};
+    if (versions) {
+      LAKEGC_ASSIGN_OR_RETURN(auto n, detail::parse_int(*versions, 1, "a whole number >= 1"));
+      r.versions = static_cast<std::uint32_t>(n);
+    }
+    rule = r;
+  }
+
+  ScopeSettings scope;
+  scope.incremental = true;
+  if (auto inc = keys.get("hoodie.clean.incremental.enabled", "hoodie.cleaner.incremental.mode")) {
+    LAKEGC_ASSIGN_OR_RETURN(scope.incremental, detail::parse_bool(*inc));
+  }
+  if (auto s = keys.get("hoodie.clean.trigger.strategy"); s && s->second != "NUM_COMMITS") {
+    return absl::InvalidArgumentError(fmt::format("{}={}: expected NUM_COMMITS", s->first, s->second));
+  }
+  if (auto t = keys.get("hoodie.clean.trigger.max.commits", "hoodie.clean.max.commits")) {
+    LAKEGC_ASSIGN_OR_RETURN(auto n, detail::parse_int(*t, 1, "a whole number >= 1"));
+    scope.trigger_max_commits = static_cast<std::uint32_t>(n);
+  }
+  if (auto m = keys.get("hoodie.clean.max.commits.to.clean")) {
+    LAKEGC_ASSIGN_OR_RETURN(auto n, detail::parse_int(*m, 1, "a whole number >= 1"));
+    scope.max_commits_to_clean = static_cast<std::uint64_t>(n);
+  }
+  if (auto e = keys.get("hoodie.write.empty.clean.interval.hours")) {
+    LAKEGC_ASSIGN_OR_RETURN(auto n, detail::parse_int(*e, -1, "-1 (off) or a whole number of hours >= 1"));
+    if (n == 0) {
+      return absl::InvalidArgumentError(
+          fmt::format("{}={}: expected -1 (off) or a whole number of hours >= 1", e->first, e->second));
+    }
+    if (n > 0) scope.empty_clean_interval_hours = static_cast<std::uint32_t>(n);
+  }
+  const auto selected = keys.get("hoodie.clean.partition.filter.selected");
+  const auto regex = keys.get("hoodie.clean.partition.filter.regex");
+  if ((selected || regex) && scope.incremental) {
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: a partition filter restricts a full scan; set hoodie.clean.incremental.enabled=false",
+        selected ? selected->first : regex->first));
+  }
+  if (selected) {
+    std::string_view s = selected->second;
+    while (!s.empty()) {
+      const auto comma = s.find(',');
+      const auto item = s.substr(0, comma);
+      if (!item.empty()) scope.selected_partitions.emplace_back(item);
+      if (comma == std::string_view::npos) break;
+      s.remove_prefix(comma + 1);
+    }
+  }
+  if (regex) {
+    try {
+      (void)std::regex(regex->second);
+    } catch (const std::regex_error& err) {
+      return absl::InvalidArgumentError(fmt::format("{}={}: invalid regex: {}", regex->first, regex->second, err.what()));
+    }
+    scope.partition_regex = regex->second;
+  }
+  if (scope.incremental && std::holds_alternative<keep_latest_file_versions>(rule) &&
+      props.contains("hoodie.clean.incremental.enabled")) {
+    return absl::InvalidArgumentError(
+        "hoodie.clean.incremental.enabled=true: KEEP_LATEST_FILE_VERSIONS has no boundary to clean incrementally "
+        "from; set it to false (Hudi silently falls back to a full scan)");
+  }
+  if (std::holds_alternative<keep_latest_file_versions>(rule)) scope.incremental = false;
+
+  runtime_cleaning_policy out(rule, std::move(scope));
+  if (auto it = props.find("lakegc.clean.reader.leases"); it != props.end()) {
+    LAKEGC_ASSIGN_OR_RETURN(bool on, detail::parse_bool({"lakegc.clean.reader.leases", it->second}));
+    out.set_reader_leases(on);
+  }
+  return out;
+}
+
+/// Parses a Java properties file (as Spark and Hudi write them): `key=value`
+/// or `key: value` lines, `#` / `!` comments, `\` escapes and line
+/// continuations. `source` names the file in errors.
+inline StatusOr<Properties> parse_properties(std::string_view text, std::string_view source) {
+  Properties out;
+  std::size_t line_no = 0;
+  std::string logical;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    const auto nl = text.find('\n', pos);
+    std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    pos = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    std::size_t i = 0;
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    line.remove_prefix(i);
+    if (logical.empty() && (line.empty() || line.front() == '#' || line.front() == '!')) continue;
+    // An odd number of trailing backslashes continues the line.
+    std::size_t slashes = 0;
+    while (slashes < line.size() && line[line.size() - 1 - slashes] == '\\') ++slashes;
+    if (slashes % 2 == 1) {
+      logical.append(line.substr(0, line.size() - 1));
+      continue;
+    }
+    logical.append(line);
+    std::string key;
+    std::string value;
+    bool in_value = false;
+    bool skipping_sep = false;
+    for (std::size_t k = 0; k < logical.size(); ++k) {
+      char ch = logical[k];
+      if (ch == '\\' && k + 1 < logical.size()) {
+        const char e = logical[++k];
+        ch = e == 't' ? '\t' : e == 'n' ? '\n' : e == 'r' ? '\r' : e;
+        (in_value ? value : key) += ch;
+        skipping_sep = false;
+        continue;
+      }
+      if (!in_value && (ch == '=' || ch == ':' || ch == ' ' || ch == '\t')) {
+        in_value = true;
+        skipping_sep = true;
+        continue;
+      }
+      if (skipping_sep && (ch == ' ' || ch == '\t' || ch == '=' || ch == ':')) continue;
+      skipping_sep = false;
+      (in_value ? value : key) += ch;
+    }
+    logical.clear();
+    if (key.empty()) {
+      return absl::InvalidArgumentError(fmt::format("{}:{}: expected key=value", source, line_no));
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+}  // namespace lakegc::config

@@ -1,0 +1,280 @@
+// One case per retention rule of hudi-semantics.md sections 1 to 6, each on a
+// hand-built timeline.
+#include <doctest/doctest.h>
+
+#include "clean_fixture.hpp"
+
+using namespace lakegc;
+using namespace lakegc::testing;
+
+namespace {
+const Slot kA{"p", "fa-0"};
+const Slot kB{"p", "fb-0"};
+
+auto commits_policy(std::uint32_t n) {
+  return cleaning(keep_latest_commits{n}, guard::savepoints, guard::pending_table_services);
+}
+}  // namespace
+
+TEST_CASE("seed example: commits every 30 minutes, a 5-hour query, 10 commits retained") {
+  // A query starts on the snapshot of commit c0 and reads for 5 hours; ten
+  // more commits land meanwhile (one every 30 minutes). When it reads its
+  // files, the cleaner has run after the last of them.
+  for (std::uint32_t retained : {10u, 9u}) {
+    TestTable t;
+    const InstantTime c0 = t.commit({kA});
+    const std::string query_file = *t.files("p").begin();
+    for (int i = 0; i < 10; ++i) t.commit({kA});
+    const CleanPlan plan = t.plan(commits_policy(retained));
+    const bool deleted = planned(plan).contains("p/" + query_file);
+    if (retained == 10) {
+      CHECK_MESSAGE(!deleted, "10 commits retained keep the 5-hour query's files");
+      CHECK(plan.earliest_instant_to_retain.has_value());
+    } else {
+      CHECK_MESSAGE(deleted, "9 commits retained lose them");
+    }
+    CHECK(c0.valid());
+  }
+}
+
+TEST_CASE("keep_latest_commits: nothing until more than N commits; latest and the slice before the boundary stay") {
+  TestTable t;
+  std::vector<InstantTime> c;
+  for (int i = 0; i < 3; ++i) c.push_back(t.commit({kA}));
+  CHECK_FALSE(t.plan(commits_policy(3)).has_work());
+  CHECK_FALSE(t.plan(commits_policy(3)).earliest_instant_to_retain.has_value());
+  for (int i = 0; i < 3; ++i) c.push_back(t.commit({kA}));
+  // 6 commits, retain 3: ECTR = c3; keep c5 (latest), c4, c3 and c2 (newest before ECTR).
+  const CleanPlan plan = t.plan(commits_policy(3));
+  REQUIRE(plan.earliest_instant_to_retain == c[3]);
+  CHECK(planned_slices(plan, "p") == std::set<InstantTime>{c[0], c[1]});
+  CHECK(plan.policy == "KEEP_LATEST_COMMITS");
+  CHECK(plan.last_completed_commit_timestamp == c[5]);
+  for (const auto& f : plan.files_per_partition.at("p")) CHECK(f.reason == DeleteReason::older_than_boundary);
+}
+
+TEST_CASE("deltacommits and replacecommits count as commits; an untouched group keeps its only slice") {
+  TestTable t;
+  const InstantTime c0 = t.commit({kA, kB});
+  t.commit({kA});
+  t.deltacommit({Slot{"p", "fc-0"}});
+  t.commit({kA});
+  const CleanPlan plan = t.plan(commits_policy(2));
+  // 4 commits, retain 2: ECTR = the deltacommit; fa's c0 slice is older than
+  // the newest slice before it (c1), fb's c0 is its latest.
+  CHECK(planned_slices(plan, "p") == std::set<InstantTime>{c0});
+  CHECK(plan.file_count() == 1);
+}
+
+TEST_CASE("Hudi issue 8584: keep_by_hours keeps the newest slice before the boundary") {
+  TestTable t;  // a commit every 30 minutes
+  std::vector<InstantTime> c;
+  for (int i = 0; i < 8; ++i) c.push_back(t.commit({kA}));
+  // 2 hours retained: cutoff = now - 2h = c[3]'s time (now is c[7]'s), so
+  // the boundary is c[3]. c[2] is the slice a query pinned just before the
+  // boundary reads: it stays (before HUDI-7223 it was deleted).
+  const CleanPlan plan = t.plan(cleaning(keep_by_hours{2}, guard::savepoints, guard::pending_table_services));
+  REQUIRE(plan.earliest_instant_to_retain == c[3]);
+  CHECK(planned_slices(plan, "p") == std::set<InstantTime>{c[0], c[1]});
+  CHECK(plan.policy == "KEEP_LATEST_BY_HOURS");
+}
+
+TEST_CASE("keep_by_hours: an idle table is not cleaned") {
+  TestTable t;
+  for (int i = 0; i < 5; ++i) t.commit({kA});
+  CleanContext ctx;
+  ctx.now_ms = t.now + 48 * 3'600'000LL;
+  const CleanPlan plan = t.plan(cleaning(keep_by_hours{24}, guard::savepoints, guard::pending_table_services), ctx);
+  CHECK_FALSE(plan.earliest_instant_to_retain.has_value());
+  CHECK_FALSE(plan.has_work());
+}
+
+TEST_CASE("the boundary never passes a pending write; a commit completing out of order is cleaned later") {
+  TestTable t;
+  std::vector<InstantTime> c;
+  c.push_back(t.commit({kA}));
+  c.push_back(t.commit({kA}));
+  CommitInfo slow_info;
+  const InstantTime slow = t.begin_commit({kB}, &slow_info);  // a long write, still running
+  for (int i = 0; i < 5; ++i) c.push_back(t.commit({kA}));
+  // Retain 2 would put ECTR at c[5]; the pending write clamps it to c[1],
+  // the last completed commit before it.
+  CleanPlan plan = t.plan(commits_policy(2));
+  REQUIRE(plan.earliest_instant_to_retain == c[1]);
+  CHECK(planned_slices(plan, "p").empty());
+  // The slow write completes last; the clamp lifts. It is among the last two
+  // commits by completion, so the boundary stays at it (lakegc takes the
+  // earlier of the requested-order and completion-order candidates).
+  REQUIRE(t.journal.complete(slow, t.completion_of(c.back()), slow_info).ok());
+  plan = t.plan(commits_policy(2));
+  CHECK(plan.earliest_instant_to_retain == slow);
+  CHECK(planned_slices(plan, "p").contains(c[0]));
+}
+
+TEST_CASE("keep_latest_file_versions: N slices per group, one fewer under pending compaction") {
+  TestTable t;
+  std::vector<InstantTime> c;
+  for (int i = 0; i < 5; ++i) c.push_back(t.commit({kA, kB}));
+  auto versions = cleaning(keep_latest_file_versions{2}, guard::savepoints, guard::pending_table_services);
+  CleanPlan plan = t.plan(versions);
+  CHECK_FALSE(plan.earliest_instant_to_retain.has_value());
+  CHECK(planned_slices(plan, "p") == std::set<InstantTime>{c[0], c[1], c[2]});
+  CHECK(plan.file_count() == 6);
+  // A pending compaction on fa at c[4]: its slices (>= c[4]) count as one
+  // version, so only one more (c[3]) stays.
+  const InstantTime comp = t.schedule_compaction({kA}, {c[4]});
+  plan = t.plan(versions);
+  std::set<std::string> fa_slices;
+  for (const auto& f : plan.files_per_partition.at("p")) {
+    if (f.name.starts_with("fa-0")) fa_slices.insert(f.slice.str());
+  }
+  CHECK(fa_slices == std::set<std::string>{c[0].str(), c[1].str(), c[2].str()});
+  CHECK(comp.valid());
+}
+
+TEST_CASE("savepointed slices stay under every policy, by base or log file name") {
+  TestTable t;
+  std::vector<InstantTime> c;
+  c.push_back(t.commit({kA}));
+  const InstantTime sp = t.savepoint_latest();  // names fa's c0 base file
+  for (int i = 0; i < 5; ++i) c.push_back(t.commit({kA}));
+  for (auto plan : {t.plan(commits_policy(2)),
+                    t.plan(cleaning(keep_latest_file_versions{1}, guard::savepoints, guard::pending_table_services))}) {
+    CHECK_FALSE(planned_slices(plan, "p").contains(c[0]));
+    CHECK(planned_slices(plan, "p").contains(c[1]));
+    CHECK(plan.extra_metadata.at("savepointed_timestamps") == sp.str());
+  }
+  // Without the guard (on purpose), the savepointed slice goes.
+  CHECK(planned_slices(t.plan(cleaning(keep_latest_commits{2}, guard::pending_table_services, unguarded)), "p")
+            .contains(c[0]));
+}
+
+TEST_CASE("MOR: a slice goes as a unit with its logs; without compaction nothing is reclaimable") {
+  TestTable t(TimelineLayout::v1);
+  const InstantTime base = t.commit({kA}, Action::deltacommit);
+  for (int i = 0; i < 6; ++i) t.deltacommit({kA}, {base});
+  CHECK_FALSE(t.plan(commits_policy(2)).has_work());
+  const InstantTime comp = t.schedule_compaction({kA}, {base});
+  t.complete_compaction(comp, {kA});
+  for (int i = 0; i < 3; ++i) t.deltacommit({kA}, {comp});
+  const CleanPlan plan = t.plan(commits_policy(2));
+  // The old slice (base + 6 logs) goes together.
+  CHECK(planned_slices(plan, "p") == std::set<InstantTime>{base});
+  CHECK(plan.file_count() == 7);
+}
+
+TEST_CASE("pending compaction: every slice at or after its base instant stays") {
+  TestTable t(TimelineLayout::v1);
+  std::vector<InstantTime> c;
+  for (int i = 0; i < 6; ++i) c.push_back(t.commit({kA}, Action::deltacommit));
+  // Compaction pending on the slice at c[1] (an old slice, e.g. a stuck
+  // compaction); commits keep landing.
+  const InstantTime comp = t.schedule_compaction({kA}, {c[1]});
+  (void)comp;
+  auto unclamped = cleaning(keep_latest_file_versions{1}, guard::savepoints, guard::pending_table_services);
+  const CleanPlan plan = t.plan(unclamped);
+  CHECK(planned_slices(plan, "p") == std::set<InstantTime>{c[0]});
+  // Without the guard the compaction's input slice would be deleted.
+  const CleanPlan bad = t.plan(cleaning(keep_latest_file_versions{1}, guard::savepoints, unguarded));
+  CHECK(planned_slices(bad, "p").contains(c[1]));
+}
+
+TEST_CASE("Hudi issue 19290: layout 2 protects a log whose deltacommit completed after the compaction was requested") {
+  TestTable t(TimelineLayout::v2);
+  const InstantTime c0 = t.commit({kA});
+  // A deltacommit requested before the compaction but completing after it.
+  const InstantTime slow = t.tick();
+  REQUIRE(t.journal.begin(slow, Action::deltacommit).ok());
+  const std::string slow_log = t.log_name("fa-0", slow);
+  REQUIRE(t.storage.put_sized(join_path("p", slow_log), 10).ok());
+  const InstantTime comp = t.schedule_compaction({kA}, {c0});
+  CommitInfo info;
+  info.partitions_written = {"p"};
+  info.files = {{"p", slow_log, 10}};
+  REQUIRE(t.journal.complete(slow, t.completion_of(comp, 60'000), info).ok());
+  for (int i = 0; i < 4; ++i) t.commit({kB});
+  const TableView v = t.view();
+  const auto slices = v.slices_of(v.groups()[0]);
+  REQUIRE(slices.size() == 2);
+  CHECK(slices[0].base_instant == comp);  // the log joined the compaction's slice
+  const CleanPlan plan = t.plan(cleaning(keep_latest_file_versions{1}, guard::savepoints, guard::pending_table_services));
+  CHECK_FALSE(planned(plan).contains("p/" + slow_log));
+}
+
+TEST_CASE("replaced groups go once the replacecommit is before the boundary; at once under file versions") {
+  TestTable t;
+  const Slot old{"q", "old-0"};
+  t.commit({old});
+  t.commit({old});
+  const InstantTime r = t.replace({Slot{"q", "new-0"}}, {old});
+  auto commits2 = commits_policy(2);
+  CleanPlan plan = t.plan(commits2);
+  CHECK_FALSE(planned(plan).contains("q/" + *t.files("q").begin()));  // r is not before the boundary yet
+  auto versions = cleaning(keep_latest_file_versions{3}, guard::savepoints, guard::pending_table_services);
+  plan = t.plan(versions);
+  CHECK(plan.files_per_partition.at("q").size() == 2);
+  for (const auto& f : plan.files_per_partition.at("q")) CHECK(f.reason == DeleteReason::replaced_group);
+  for (int i = 0; i < 3; ++i) t.commit({kA});
+  plan = t.plan(commits2);
+  REQUIRE(plan.earliest_instant_to_retain > r);
+  CHECK(plan.files_per_partition.at("q").size() == 2);
+  CHECK(plan.partitions_to_be_deleted.empty());  // q still has the live group new-0
+}
+
+TEST_CASE("a partition emptied by replacement is deleted, unless an in-flight write has files there") {
+  TestTable t;
+  const Slot old{"gone", "old-0"};
+  t.commit({old});
+  t.replace({kA}, {old});  // e.g. delete_partition / TTL
+  for (int i = 0; i < 3; ++i) t.commit({kA});
+  CleanPlan plan = t.plan(commits_policy(2));
+  CHECK(plan.partitions_to_be_deleted == std::vector<std::string>{"gone"});
+  // An in-flight write lands a file in "gone": the raw listing keeps it.
+  CommitInfo info;
+  t.begin_commit({Slot{"gone", "late-0"}}, &info);
+  plan = t.plan(commits_policy(2));
+  CHECK(plan.partitions_to_be_deleted.empty());
+}
+
+TEST_CASE("any_of keeps what either rule keeps; all_of only what both keep") {
+  TestTable t;
+  std::vector<InstantTime> c;
+  for (int i = 0; i < 8; ++i) c.push_back(t.commit({kA}));
+  // commits{5}: ECTR c3 -> deletes c0, c1. hours{1}: cutoff now-1h -> ECTR c5
+  // -> deletes c0..c3.
+  auto any = t.plan(cleaning(any_of(keep_latest_commits{5}, keep_by_hours{1}), guard::savepoints,
+                             guard::pending_table_services));
+  auto all = t.plan(cleaning(all_of(keep_latest_commits{5}, keep_by_hours{1}), guard::savepoints,
+                             guard::pending_table_services));
+  CHECK(any.earliest_instant_to_retain == c[3]);
+  CHECK(planned_slices(any, "p") == std::set<InstantTime>{c[0], c[1]});
+  CHECK(all.earliest_instant_to_retain == c[5]);
+  CHECK(planned_slices(all, "p") == std::set<InstantTime>{c[0], c[1], c[2], c[3]});
+  // Mixed kinds: keep 2 versions OR 5 commits.
+  auto mixed = t.plan(cleaning(any_of(keep_latest_file_versions{2}, keep_latest_commits{5}), guard::savepoints,
+                               guard::pending_table_services));
+  CHECK(planned_slices(mixed, "p") == std::set<InstantTime>{c[0], c[1]});
+}
+
+TEST_CASE("reader leases keep the slices a leased snapshot reads") {
+  TestTable t;
+  std::vector<InstantTime> c;
+  for (int i = 0; i < 6; ++i) c.push_back(t.commit({kA}));
+  CleanContext ctx;
+  ctx.leases = {c[1]};
+  auto leased = cleaning(keep_latest_commits{1}, guard::savepoints, guard::pending_table_services, guard::reader_leases);
+  const CleanPlan plan = t.plan(leased, ctx);
+  CHECK(planned_slices(plan, "p") == std::set<InstantTime>{c[0], c[2], c[3]});
+}
+
+TEST_CASE("plans are deterministic and sorted") {
+  TestTable t;
+  for (int i = 0; i < 6; ++i) t.commit({kA, kB, Slot{"r", "fc-0"}});
+  const CleanPlan a = t.plan(commits_policy(2));
+  const CleanPlan b = t.plan(commits_policy(2));
+  CHECK(a == b);
+  for (const auto& [p, files] : a.files_per_partition) {
+    CHECK(std::is_sorted(files.begin(), files.end(),
+                         [](const PlannedDelete& x, const PlannedDelete& y) { return x.name < y.name; }));
+  }
+}
