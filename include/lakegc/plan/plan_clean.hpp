@@ -138,7 +138,7 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
     std::vector<std::uint8_t> del_v(slices.size(), 0);
     if (boundary && r.ectr) {
       std::size_t keep_boundary = slices.size();
-      for (std::size_t i = 0; i < slices.size(); ++i) {
+      for (std::size_t i = 0; r.keep_newest_before_boundary && i < slices.size(); ++i) {
         if (slices[i].base_instant < *r.ectr) {
           keep_boundary = i;
           break;

@@ -67,6 +67,11 @@ struct Retention {
   /// With both present: true keeps a slice when either keeps it (any_of),
   /// false when both keep it (all_of).
   bool keep_if_either = true;
+  /// Keep the newest slice before the boundary (the one a query pinned just
+  /// before it reads). Always true for lakegc's rules; false reproduces the
+  /// pre-0.14.1 KEEP_LATEST_BY_HOURS bug (Hudi issue 8584), which the
+  /// simulator's canaries use to prove their checkers can fail.
+  bool keep_newest_before_boundary = true;
 };
 
 template <typename R>
@@ -202,6 +207,7 @@ namespace detail {
 inline Retention combine(const Retention& a, const Retention& b, bool either) {
   Retention r;
   r.keep_if_either = either;
+  r.keep_newest_before_boundary = a.keep_newest_before_boundary && b.keep_newest_before_boundary;
   r.has_boundary = a.has_boundary || b.has_boundary;
   if (a.has_boundary && b.has_boundary) {
     if (either) {
