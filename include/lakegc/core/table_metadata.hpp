@@ -73,6 +73,12 @@ struct TableMetadata {
   std::vector<SavepointInfo> savepoints;
   std::vector<CompactionOperation> pending_compactions;
   std::optional<CleanRecord> last_completed_clean;
+  /// Files each pending write says it created (Hudi's markers under
+  /// `.hoodie/.temp/<instant>/`), so rollback needs no listing.
+  std::map<InstantTime, std::vector<WrittenFile>> markers;
+  /// Last heartbeat of each write that keeps one (`.hoodie/.heartbeat/<instant>`
+  /// mtime, epoch ms). A pending write without an entry has no heartbeat.
+  std::map<InstantTime, std::int64_t> heartbeats;
 };
 
 }  // namespace lakegc

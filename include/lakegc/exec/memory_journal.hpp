@@ -48,6 +48,20 @@ class memory_journal {
     if (i->action == Action::clustering) i->action = Action::replacecommit;
     commits_[t] = std::move(info);
     compactions_.erase(t);
+    markers_.erase(t);  // a finished write's markers are deleted
+    heartbeats_.erase(t);
+    return absl::OkStatus();
+  }
+  /// A marker: the pending write `t` created (or appended to) this file.
+  Status add_marker(const InstantTime& t, WrittenFile file) {
+    LAKEGC_RETURN_IF_ERROR(find_pending(t).status());
+    markers_[t].push_back(std::move(file));
+    return absl::OkStatus();
+  }
+  /// The pending write `t` is alive at `now_ms`.
+  Status heartbeat(const InstantTime& t, std::int64_t now_ms) {
+    LAKEGC_RETURN_IF_ERROR(find_pending(t).status());
+    heartbeats_[t] = now_ms;
     return absl::OkStatus();
   }
   /// Completes a savepoint of the files it names.
@@ -76,8 +90,14 @@ class memory_journal {
     instants_.erase(t);
     commits_.erase(t);
     compactions_.erase(t);
+    markers_.erase(t);
+    heartbeats_.erase(t);
     return absl::OkStatus();
   }
+  /// Rolls back a pending write: its instant, markers and heartbeat go
+  /// (RollbackJournal).
+  Status rollback(const InstantTime& t) { return remove_pending(t); }
+
   /// Removes completed instants requested before `t` that no longer matter
   /// (archival), keeping savepoints.
   void archive_before(const InstantTime& t) {
@@ -108,6 +128,8 @@ class memory_journal {
     for (const auto& [t, ops] : compactions_) {
       md.pending_compactions.insert(md.pending_compactions.end(), ops.begin(), ops.end());
     }
+    md.markers = markers_;
+    md.heartbeats = heartbeats_;
     for (auto it = clean_metadata_.rbegin(); it != clean_metadata_.rend(); ++it) {
       if (instants_.contains(it->first)) {
         md.last_completed_clean = clean_record_of(it->second);
@@ -174,6 +196,8 @@ class memory_journal {
   std::map<InstantTime, CommitInfo> commits_;
   std::map<InstantTime, std::vector<WrittenFile>> savepoints_;
   std::map<InstantTime, std::vector<CompactionOperation>> compactions_;
+  std::map<InstantTime, std::vector<WrittenFile>> markers_;
+  std::map<InstantTime, std::int64_t> heartbeats_;
   std::map<InstantTime, CleanPlan> clean_plans_;
   std::map<InstantTime, CleanMetadata> clean_metadata_;
   std::optional<std::size_t> crash_budget_;

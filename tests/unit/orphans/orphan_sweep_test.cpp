@@ -1,0 +1,174 @@
+// The orphan sweep and its guards. Each incident from peers.md that fits a
+// local table is a case here.
+#include <doctest/doctest.h>
+
+#include "../clean/clean_fixture.hpp"
+#include "lakegc/plan/plan_orphans.hpp"
+
+using namespace lakegc;
+using namespace lakegc::testing;
+
+namespace {
+const Slot kA{"p", "fa-0"};
+constexpr std::int64_t kWeek = 7 * kDayMs;
+
+std::set<std::string> paths(const std::vector<OrphanFile>& files) {
+  std::set<std::string> out;
+  for (const auto& f : files) out.insert(f.path);
+  return out;
+}
+
+OrphanPlan sweep(TestTable& t, OrphanOptions options = {}, std::int64_t now = 0) {
+  const TableMetadata md = t.md();
+  auto plan = plan_orphans(t.storage, md, options, now == 0 ? t.now : now);
+  REQUIRE_MESSAGE(plan.ok(), std::string(message_of(plan.status())));
+  return *plan;
+}
+}  // namespace
+
+TEST_CASE("files of failed writes and speculative duplicates are orphans; committed versions are not") {
+  TestTable t;
+  const InstantTime c1 = t.commit({kA});
+  // A speculative duplicate of c1's file: same file id and instant, another token.
+  const std::string dup = fmt::format("fa-0_9-9-9_{}.parquet", c1);
+  REQUIRE(t.storage.put_sized(join_path("p", dup), 100).ok());
+  // A write that failed and was rolled back: its instant is gone, its file stayed.
+  CommitInfo info;
+  const InstantTime failed = t.begin_commit({Slot{"p", "fz-0"}}, &info);
+  REQUIRE(t.journal.remove_pending(failed).ok());
+  for (int i = 0; i < 3; ++i) t.commit({kA});  // superseded versions: the cleaner's, not the sweep's
+  t.now += kWeek;
+  const OrphanPlan plan = sweep(t);
+  CHECK(paths(plan.orphans) == std::set<std::string>{"p/" + dup, "p/" + info.files[0].name});
+  CHECK(plan.bytes == 200);
+  CHECK(plan.referenced == 4);
+  CHECK(plan.guards.empty());
+}
+
+TEST_CASE("only files older than the cutoff go; younger ones are reported") {
+  TestTable t;
+  t.commit({kA});
+  REQUIRE(t.storage.put_sized("p/fz-0_0-1-1_20200101000000000.parquet", 5).ok());  // before the timeline: archived
+  CommitInfo info;
+  const InstantTime failed = t.begin_commit({Slot{"p", "fy-0"}}, &info);
+  REQUIRE(t.journal.remove_pending(failed).ok());
+  OrphanPlan plan = sweep(t);  // the failed file was written just now
+  CHECK(plan.orphans.empty());
+  CHECK(paths(plan.too_young) == std::set<std::string>{"p/" + info.files[0].name});
+  CHECK(plan.kept == 1);  // the archived-instant file is left alone
+  plan = sweep(t, {}, t.now + 3 * kDayMs);
+  CHECK(paths(plan.orphans) == std::set<std::string>{"p/" + info.files[0].name});
+}
+
+TEST_CASE("incident: mtime-based age deletes a long write's files; pending instants and markers protect them") {
+  // Delta's VACUUM counts age from removal, not from a file's mtime: a file
+  // written long ago by a write that is still running is not garbage.
+  TestTable t;
+  t.commit({kA});
+  CommitInfo info;
+  const InstantTime running = t.begin_commit({Slot{"p", "fr-0"}}, &info);
+  t.now += kWeek;  // the write has been running for a week
+  OrphanOptions force_short;
+  force_short.older_than_ms = kDayMs;
+  force_short.force = true;
+  CHECK(sweep(t, force_short).orphans.empty());
+  // Its instant is lost from the timeline view, but its markers survive:
+  // still protected by name.
+  REQUIRE(t.journal.add_marker(running, info.files[0]).ok());
+  CHECK(sweep(t, force_short).orphans.empty());
+}
+
+TEST_CASE("a cutoff shorter than the longest write is refused unless forced") {
+  TestTable t;
+  t.commit({kA});
+  CommitInfo info;
+  t.begin_commit({Slot{"p", "fr-0"}}, &info);
+  t.now += 2 * kDayMs;
+  OrphanOptions opts;
+  opts.older_than_ms = kDayMs;
+  const TableMetadata md = t.md();
+  auto refused = plan_orphans(t.storage, md, opts, t.now);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(absl::IsFailedPrecondition(refused.status()));
+  opts.force = true;
+  CHECK(plan_orphans(t.storage, md, opts, t.now).ok());
+}
+
+TEST_CASE("incident: an empty in-use set after a failed metadata read deletes nothing") {
+  TestTable t;
+  t.commit({kA});
+  t.commit({kA});
+  t.now += kWeek;
+  TableMetadata md = t.md();
+  md.commits.clear();  // every commit file failed to decode, and the loader said nothing
+  // Without the guard every data file would look orphaned: nothing names it.
+  auto plan = plan_orphans(t.storage, md, {}, t.now);
+  REQUIRE(plan.ok());
+  CHECK(plan->stopped);
+  CHECK(plan->orphans.empty());
+  // And a journal whose load fails stops the sweep before listing.
+  t.journal.fail_loads(absl::DataLossError("20240101000000000.commit: truncated"));
+  CHECK_FALSE(t.journal.load().ok());
+}
+
+TEST_CASE("incident: a transient empty listing for a live partition skips it") {
+  TestTable t;
+  t.commit({kA, Slot{"q", "fq-0"}});
+  CommitInfo info;
+  const InstantTime failed = t.begin_commit({Slot{"q", "fz-0"}}, &info);
+  REQUIRE(t.journal.remove_pending(failed).ok());
+  t.now += kWeek;
+  // The store answers "nothing" for one listing (eventual consistency).
+  t.storage.empty_next_listing();
+  const OrphanPlan plan = sweep(t);
+  CHECK(plan.orphans.empty());
+  REQUIRE(plan.guards.size() == 2);
+  CHECK(plan.guards[0].scope == "p");
+  // A listing that works finds the failed write's file.
+  CHECK(paths(sweep(t).orphans) == std::set<std::string>{"q/" + info.files[0].name});
+}
+
+TEST_CASE("incident: two tables sharing a location stop the sweep") {
+  TestTable t;
+  t.commit({kA});
+  REQUIRE(t.storage.write_if_absent("nested/.hoodie/hoodie.properties", "hoodie.table.name=other\n").ok());
+  REQUIRE(t.storage.put_sized("nested/fo-0_0-1-1_20300101000000000.parquet", 10).ok());
+  t.now += kWeek;
+  const OrphanPlan plan = sweep(t);
+  CHECK(plan.stopped);
+  CHECK(plan.orphans.empty());
+  REQUIRE_FALSE(plan.guards.empty());
+  CHECK(plan.guards[0].reason.find("nested/.hoodie") != std::string::npos);
+}
+
+TEST_CASE("layout-1 logs and files of completed instants without metadata are left alone") {
+  TestTable t(TimelineLayout::v1);
+  const InstantTime base = t.commit({kA}, Action::deltacommit);
+  // A layout-1 log named by the base instant that no write stat names.
+  REQUIRE(t.storage.put_sized(join_path("p", t.log_name("fa-0", base)), 10).ok());
+  REQUIRE(t.storage.put_sized("p/.hoodie_partition_metadata.extra", 1).ok());  // not a data file
+  t.now += kWeek;
+  const OrphanPlan plan = sweep(t);
+  CHECK(plan.orphans.empty());
+  CHECK(plan.kept == 1);
+  CHECK(plan.not_data_files >= 1);
+}
+
+TEST_CASE("delete_orphans removes exactly the planned files; missing ones count as gone") {
+  TestTable t;
+  t.commit({kA});
+  CommitInfo info;
+  const InstantTime failed = t.begin_commit({Slot{"p", "fz-0"}, Slot{"p", "fy-0"}}, &info);
+  REQUIRE(t.journal.remove_pending(failed).ok());
+  t.now += kWeek;
+  const OrphanPlan plan = sweep(t);
+  REQUIRE(plan.orphans.size() == 2);
+  REQUIRE(t.storage.remove(plan.orphans[0].path).ok());
+  const std::size_t before = t.storage.file_count();
+  auto out = delete_orphans(t.storage, plan);
+  REQUIRE(out.ok());
+  CHECK(out->files_deleted == 1);
+  CHECK(out->files_already_gone == 1);
+  CHECK(t.storage.file_count() == before - 1);
+  CHECK(t.files("p").size() == 1);
+}

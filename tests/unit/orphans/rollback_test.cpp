@@ -1,0 +1,113 @@
+#include <doctest/doctest.h>
+
+#include "../clean/clean_fixture.hpp"
+#include "lakegc/exec/rollback_executor.hpp"
+
+using namespace lakegc;
+using namespace lakegc::testing;
+
+namespace {
+const Slot kA{"p", "fa-0"};
+
+struct Pending {
+  InstantTime instant;
+  CommitInfo info;
+};
+
+Pending start_write(TestTable& t, const Slot& s, bool markers = true) {
+  Pending p;
+  p.instant = t.begin_commit({s}, &p.info);
+  if (markers) {
+    for (const auto& f : p.info.files) REQUIRE(t.journal.add_marker(p.instant, f).ok());
+  }
+  return p;
+}
+}  // namespace
+
+TEST_CASE("EAGER rolls back every other pending write; compactions are never candidates") {
+  TestTable t;
+  const InstantTime c = t.commit({kA});
+  const Pending a = start_write(t, Slot{"p", "fb-0"});
+  t.schedule_compaction({kA}, {c});
+  const Pending b = start_write(t, Slot{"p", "fc-0"});
+  RollbackOptions opts;
+  opts.current_write = b.instant;
+  const RollbackPlan plan = plan_rollback(t.md(), opts, t.now);
+  REQUIRE(plan.rollbacks.size() == 1);
+  CHECK(plan.rollbacks[0].instant == a.instant);
+  CHECK(plan.rollbacks[0].files == a.info.files);
+  auto out = execute_rollback(t.storage, t.journal, plan);
+  REQUIRE(out.ok());
+  CHECK(out->files_deleted == 1);
+  CHECK_FALSE(t.exists("p", a.info.files[0].name));
+  CHECK(t.exists("p", b.info.files[0].name));
+  CHECK(t.md().timeline.find(a.instant) == nullptr);
+}
+
+TEST_CASE("LAZY rolls back only writes whose heartbeat expired; no heartbeat counts as expired") {
+  TestTable t;
+  t.commit({kA});
+  const Pending alive = start_write(t, Slot{"p", "fb-0"});
+  const Pending dead = start_write(t, Slot{"p", "fc-0"});
+  const Pending silent = start_write(t, Slot{"p", "fd-0"});
+  REQUIRE(t.journal.heartbeat(alive.instant, t.now).ok());
+  REQUIRE(t.journal.heartbeat(dead.instant, t.now - 121'000).ok());
+  RollbackOptions opts;
+  opts.policy = FailedWritesPolicy::lazy;
+  const RollbackPlan plan = plan_rollback(t.md(), opts, t.now);
+  REQUIRE(plan.rollbacks.size() == 2);
+  CHECK(plan.rollbacks[0].instant == silent.instant);  // newest first
+  CHECK(plan.rollbacks[0].reason == "no heartbeat");
+  CHECK(plan.rollbacks[1].instant == dead.instant);
+  CHECK(plan.alive == std::vector<InstantTime>{alive.instant});
+  // 120 s exactly is still alive (expired means strictly more than interval x misses).
+  REQUIRE(t.journal.heartbeat(dead.instant, t.now - 120'000).ok());
+  CHECK(plan_rollback(t.md(), opts, t.now).rollbacks.size() == 1);
+}
+
+TEST_CASE("NEVER rolls back nothing") {
+  TestTable t;
+  start_write(t, kA);
+  RollbackOptions opts;
+  opts.policy = FailedWritesPolicy::never;
+  CHECK(plan_rollback(t.md(), opts, t.now).rollbacks.empty());
+}
+
+TEST_CASE("without markers the view's uncommitted files of that instant are used") {
+  TestTable t;
+  t.commit({kA});
+  const Pending p = start_write(t, Slot{"p", "fb-0"}, /*markers=*/false);
+  const TableMetadata md = t.md();
+  const TableView view = load_view(t.storage, md).value();
+  const RollbackPlan plan = plan_rollback(md, {}, t.now, &view);
+  REQUIRE(plan.rollbacks.size() == 1);
+  REQUIRE(plan.rollbacks[0].files.size() == 1);
+  CHECK(plan.rollbacks[0].files[0].name == p.info.files[0].name);
+}
+
+TEST_CASE("layout-1 logs appended by a failed deltacommit are kept, not deleted") {
+  TestTable t(TimelineLayout::v1);
+  const InstantTime base = t.commit({kA}, Action::deltacommit);
+  const InstantTime failed = t.tick();
+  REQUIRE(t.journal.begin(failed, Action::deltacommit).ok());
+  const WrittenFile log{"p", t.log_name("fa-0", base), 10};
+  REQUIRE(t.storage.put_sized(join_path("p", log.name), 10).ok());
+  REQUIRE(t.journal.add_marker(failed, log).ok());
+  const RollbackPlan plan = plan_rollback(t.md(), {}, t.now);
+  REQUIRE(plan.rollbacks.size() == 1);
+  CHECK(plan.rollbacks[0].files.empty());
+  CHECK(plan.rollbacks[0].kept_files.size() == 1);
+}
+
+TEST_CASE("a rollback interrupted after its deletes is finished by the next run") {
+  TestTable t;
+  t.commit({kA});
+  const Pending a = start_write(t, Slot{"p", "fb-0"});
+  RollbackPlan plan = plan_rollback(t.md(), {}, t.now);
+  REQUIRE(t.storage.remove(join_path("p", a.info.files[0].name)).ok());  // deletes happened, then a crash
+  plan = plan_rollback(t.md(), {}, t.now);
+  auto out = execute_rollback(t.storage, t.journal, plan);
+  REQUIRE(out.ok());
+  CHECK(out->files_already_gone == 1);
+  CHECK(out->instants_rolled_back == 1);
+}
