@@ -32,6 +32,9 @@
 // Inspection helpers (for_each_file, file_count, total_bytes, set_mtime) are
 // outside the fault model: they never fail, never count, and work while
 // crashed, so an oracle can look at the state a crash left behind.
+//
+// Not thread-safe: the simulator is single-threaded by design (determinism);
+// concurrency there is interleaving of actors, not threads.
 #pragma once
 
 #include <array>
@@ -103,9 +106,9 @@ class memory_storage {
           end = parent.find('/', end);
           if (end == std::string_view::npos) end = parent.size();
           const std::string_view level = parent.substr(0, end);
-          const bool already = entered == level ||
-                               (entered.size() > level.size() && entered.starts_with(level) &&
-                                entered[level.size()] == '/');
+          const bool already =
+              entered == level || (entered.size() > level.size() && entered.starts_with(level) &&
+                                   entered[level.size()] == '/');
           if (!already) {
             if (!options.recursive || (options.skip_dir && options.skip_dir(level))) {
               pruned = std::string(level);
@@ -245,7 +248,9 @@ class memory_storage {
   };
   using file_map = std::map<std::string, object, detail::listing_order>;
 
-  static constexpr std::size_t index(storage_op op) noexcept { return static_cast<std::size_t>(op); }
+  static constexpr std::size_t index(storage_op op) noexcept {
+    return static_cast<std::size_t>(op);
+  }
 
   // Every Storage call starts here: count it, then a crash or an armed
   // failure preempts it.
@@ -289,9 +294,7 @@ class memory_storage {
   // First key after every path below `dir`: in listing order '/' ranks
   // lowest and '\0' next, and no stored path holds a NUL, so `dir + '\0'`
   // sorts after the whole subtree and before everything that follows it.
-  file_map::iterator past_subtree(const std::string& dir) {
-    return files_.lower_bound(dir + '\0');
-  }
+  file_map::iterator past_subtree(const std::string& dir) { return files_.lower_bound(dir + '\0'); }
 
   static Status missing(std::string_view op, std::string_view path, std::string_view what) {
     return absl::NotFoundError(std::string(op) + " " + detail::quote_path(path) + ": " +
@@ -304,9 +307,9 @@ class memory_storage {
   // stat/read/remove of a path that is not a file: a directory, or nothing.
   Status absent(std::string_view op, std::string_view path) const {
     if (is_dir(path)) {
-      return absl::FailedPreconditionError(std::string(op) + " " + detail::quote_path(path) +
-                                           (op == "remove" ? ": directory not empty"
-                                                           : ": is a directory, not a file"));
+      return absl::FailedPreconditionError(
+          std::string(op) + " " + detail::quote_path(path) +
+          (op == "remove" ? ": directory not empty" : ": is a directory, not a file"));
     }
     return missing(op, path, "no such file");
   }
@@ -320,8 +323,8 @@ class memory_storage {
                                       ": already exists");
     }
     if (const auto file = file_ancestor(path)) {
-      return absl::FailedPreconditionError(std::string(op) + " " + detail::quote_path(path) +
-                                           ": " + detail::quote_path(*file) +
+      return absl::FailedPreconditionError(std::string(op) + " " + detail::quote_path(path) + ": " +
+                                           detail::quote_path(*file) +
                                            " is a file, not a directory");
     }
     files_.emplace(std::string(path), object{std::move(bytes), size, now()});

@@ -21,16 +21,30 @@
 #include <string_view>
 #include <utility>
 
-#include <absl/strings/escaping.h>
-
 #include "lakegc/core/status.hpp"
 
 namespace lakegc::detail {
 
-/// `path` in single quotes with non-printable bytes escaped, for messages
-/// (a refused path may hold a NUL or control bytes).
+/// `path` in single quotes for messages, with control bytes and NUL shown
+/// as `\xNN` (a refused path may hold them; they would garble a log line).
+/// Other bytes, UTF-8 included, are kept so names stay readable.
 inline std::string quote_path(std::string_view path) {
-  return "'" + absl::CHexEscape(to_absl(path)) + "'";
+  constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(path.size() + 2);
+  out += '\'';
+  for (const char c : path) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b < 0x20 || b == 0x7f) {
+      out += "\\x";
+      out += hex[b >> 4];
+      out += hex[b & 0xf];
+    } else {
+      out += c;
+    }
+  }
+  out += '\'';
+  return out;
 }
 
 /// OK when `path` is a well-formed path relative to the storage root, else

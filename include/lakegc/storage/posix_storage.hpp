@@ -33,24 +33,26 @@
 //
 // remove() of an empty directory removes it (a cleaner dropping an emptied
 // partition); of a non-empty one is FailedPrecondition.
+//
+// Threads. Every call works on descriptors of its own (the root descriptor
+// is only read), so one posix_storage may serve calls from many threads.
 #pragma once
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <dirent.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "lakegc/core/status.hpp"
 #include "lakegc/storage/path.hpp"
@@ -112,9 +114,8 @@ class posix_storage {
     const int fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) {
       const int err = errno;
-      return absl::ErrnoToStatus(
-          err, detail::to_absl("posix_storage: cannot open root directory " +
-                               detail::quote_path(root)));
+      return absl::ErrnoToStatus(err, detail::to_absl("posix_storage: cannot open root directory " +
+                                                      detail::quote_path(root)));
     }
     return posix_storage(detail::unique_fd(fd), std::move(root));
   }
@@ -138,7 +139,8 @@ class posix_storage {
   StatusOr<FileInfo> stat(std::string_view path) {
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(path, "stat"));
     const auto [parent, name] = detail::split_parent(path);
-    LAKEGC_ASSIGN_OR_RETURN(const detail::unique_fd dir, open_dir("stat", path, parent, walk::lookup));
+    LAKEGC_ASSIGN_OR_RETURN(const detail::unique_fd dir,
+                            open_dir("stat", path, parent, walk::lookup));
     struct ::stat st {};
     if (::fstatat(dir_fd(dir), std::string(name).c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
       return sys_error(errno, "stat", path);
@@ -151,7 +153,8 @@ class posix_storage {
   StatusOr<std::string> read(std::string_view path) {
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(path, "read"));
     const auto [parent, name] = detail::split_parent(path);
-    LAKEGC_ASSIGN_OR_RETURN(const detail::unique_fd dir, open_dir("read", path, parent, walk::lookup));
+    LAKEGC_ASSIGN_OR_RETURN(const detail::unique_fd dir,
+                            open_dir("read", path, parent, walk::lookup));
     // O_NONBLOCK: opening a FIFO must not hang; it is refused just below.
     const detail::unique_fd fd(::openat(dir_fd(dir), std::string(name).c_str(),
                                         O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
@@ -193,8 +196,8 @@ class posix_storage {
     detail::unique_fd fd;
     for (int attempt = 0; !fd; ++attempt) {
       tmp = ".lakegc-tmp-" + std::to_string(::getpid()) + "-" + std::to_string(next_tmp_id());
-      fd = detail::unique_fd(::openat(dfd, tmp.c_str(),
-                                      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
+      fd = detail::unique_fd(
+          ::openat(dfd, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
       if (!fd && (errno != EEXIST || attempt == 100)) return sys_error(errno, op, path);
     }
     Status written = write_all(fd.get(), bytes, path);
@@ -215,7 +218,8 @@ class posix_storage {
   Status remove(std::string_view path) {
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(path, "remove"));
     const auto [parent, name] = detail::split_parent(path);
-    LAKEGC_ASSIGN_OR_RETURN(const detail::unique_fd dir, open_dir("remove", path, parent, walk::lookup));
+    LAKEGC_ASSIGN_OR_RETURN(const detail::unique_fd dir,
+                            open_dir("remove", path, parent, walk::lookup));
     return remove_at(dir_fd(dir), path, std::string(name));
   }
 
@@ -224,16 +228,17 @@ class posix_storage {
   std::vector<Status> remove_batch(std::span<const std::string> paths) {
     std::vector<Status> out;
     out.reserve(paths.size());
+    bool have_cached = false;  // (an empty `cached` is the root itself)
     std::string cached_parent;
-    std::optional<detail::unique_fd> cached;
+    detail::unique_fd cached;
     for (const std::string& path : paths) {
       if (Status s = detail::check_relative_path(path, "remove"); !s.ok()) {
         out.push_back(std::move(s));
         continue;
       }
       const auto [parent, name] = detail::split_parent(path);
-      if (!cached || cached_parent != parent) {
-        cached.reset();
+      if (!have_cached || cached_parent != parent) {
+        have_cached = false;
         auto dir = open_dir("remove", path, parent, walk::lookup);
         if (!dir.ok()) {
           out.push_back(std::move(dir).status());
@@ -241,8 +246,9 @@ class posix_storage {
         }
         cached = std::move(dir).value();
         cached_parent.assign(parent);
+        have_cached = true;
       }
-      out.push_back(remove_at(dir_fd(*cached), path, std::string(name)));
+      out.push_back(remove_at(dir_fd(cached), path, std::string(name)));
     }
     return out;
   }
@@ -283,7 +289,8 @@ class posix_storage {
   }
 
   // stat/read act on regular files only.
-  Status require_regular(const struct ::stat& st, std::string_view op, std::string_view path) const {
+  Status require_regular(const struct ::stat& st, std::string_view op,
+                         std::string_view path) const {
     if (S_ISREG(st.st_mode)) return Status();
     if (S_ISLNK(st.st_mode)) return symlink_refused(op, path, path);
     if (S_ISDIR(st.st_mode)) {
@@ -308,7 +315,8 @@ class posix_storage {
     std::string_view rest = dir;
     while (!rest.empty()) {
       const std::string comp(detail::pop_component(rest));
-      const std::string_view prefix = dir.substr(0, dir.size() - rest.size() - (rest.empty() ? 0 : 1));
+      const std::string_view prefix =
+          dir.substr(0, dir.size() - rest.size() - (rest.empty() ? 0 : 1));
       const int parent = dir_fd(cur);
       int fd = ::openat(parent, comp.c_str(), flags);
       if (fd < 0 && errno == ENOENT && mode == walk::create) {
@@ -328,8 +336,8 @@ class posix_storage {
           return sys_error(errno, op, path);
         }
         if (S_ISLNK(st.st_mode)) return symlink_refused(op, path, prefix);
-        const std::string msg = where(op, path) + ": " + detail::quote_path(prefix) +
-                                " is a file, not a directory";
+        const std::string msg =
+            where(op, path) + ": " + detail::quote_path(prefix) + " is a file, not a directory";
         // Nothing can exist under a file (NotFound), but asking to create
         // under one, or to list one, is a mistake about what is there.
         const bool last = rest.empty();
@@ -372,11 +380,13 @@ class posix_storage {
         return sys_error(errno, "list", path);
       }
       if (S_ISREG(st.st_mode)) {
-        const FileEntry entry{path, static_cast<std::uint64_t>(st.st_size), detail::mtime_ms_of(st)};
+        const FileEntry entry{path, static_cast<std::uint64_t>(st.st_size),
+                              detail::mtime_ms_of(st)};
         visit(entry);
       } else if (S_ISDIR(st.st_mode) && options.recursive) {
         if (options.skip_dir && options.skip_dir(path)) continue;
-        detail::unique_fd sub(::openat(dfd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+        detail::unique_fd sub(
+            ::openat(dfd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
         if (!sub) {
           // Deleted, or swapped for a link or a file, since fstatat: skip it
           // like any entry that is not (or no longer) a directory.

@@ -5,6 +5,8 @@
 // TEST_CASE_TEMPLATE), and small helpers that collect a listing.
 #pragma once
 
+#include <doctest/doctest.h>
+
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -13,8 +15,6 @@
 #include <tuple>
 #include <utility>
 #include <vector>
-
-#include <doctest/doctest.h>
 
 #include "lakegc/storage/memory_storage.hpp"
 #include "lakegc/storage/posix_storage.hpp"

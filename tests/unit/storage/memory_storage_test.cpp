@@ -2,12 +2,12 @@
 // and each fault hook doing exactly what it says (and nothing more).
 #include "lakegc/storage/memory_storage.hpp"
 
+#include <doctest/doctest.h>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <doctest/doctest.h>
 
 #include "fixtures.hpp"
 
@@ -28,7 +28,7 @@ TEST_CASE("the default clock counts successful writes from 0") {
   REQUIRE(s.write_if_absent("a", "1").ok());
   REQUIRE(s.put_sized("b", 10).ok());
   CHECK(absl::IsAlreadyExists(s.write_if_absent("a", "again")));  // takes no tick
-  CHECK(absl::IsInvalidArgument(s.write_if_absent("../c", "")));   // nor does this
+  CHECK(absl::IsInvalidArgument(s.write_if_absent("../c", "")));  // nor does this
   REQUIRE(s.write_if_absent("c", "3").ok());
   CHECK(s.stat("a")->mtime_ms == 0);
   CHECK(s.stat("b")->mtime_ms == 1);
@@ -41,8 +41,8 @@ TEST_CASE("an injected clock stamps writes; set_mtime overrides one file") {
   REQUIRE(s.write_if_absent("p/a", "1").ok());
   now += 86'400'000;
   REQUIRE(s.put_sized("p/b", 5).ok());
-  CHECK(listing(s, "p") == std::vector<testing::entry>{{"p/a", 1, 1'700'000'000'000},
-                                                       {"p/b", 5, 1'700'086'400'000}});
+  CHECK(listing(s, "p") ==
+        std::vector<testing::entry>{{"p/a", 1, 1'700'000'000'000}, {"p/b", 5, 1'700'086'400'000}});
   REQUIRE(s.set_mtime("p/a", 42).ok());
   CHECK(s.stat("p/a")->mtime_ms == 42);
   CHECK(absl::IsNotFound(s.set_mtime("p/zz", 1)));
@@ -135,7 +135,7 @@ TEST_CASE("truncate_next_listing gives one silently short listing") {
 
   s.truncate_next_listing(1);
   CHECK(listed_paths(s, "q") == std::vector<std::string>{"q/4"});  // n beyond the files: all
-  CHECK(listed_paths(s, "p").size() == 3);                           // consumed above
+  CHECK(listed_paths(s, "p").size() == 3);                         // consumed above
 
   s.truncate_next_listing(0);
   CHECK(listed_paths(s, "p").empty());
@@ -147,12 +147,12 @@ TEST_CASE("truncate_next_listing gives one silently short listing") {
 TEST_CASE("crash_after_mutations: n more mutations succeed, then everything aborts until recover") {
   memory_storage s = with_files({"a", "b", "c"});
   s.crash_after_mutations(2);
-  CHECK(s.stat("a").ok());                                 // reads are not mutations
-  CHECK(absl::IsNotFound(s.remove("missing")));            // failures are not either
+  CHECK(s.stat("a").ok());                       // reads are not mutations
+  CHECK(absl::IsNotFound(s.remove("missing")));  // failures are not either
   CHECK(absl::IsAlreadyExists(s.write_if_absent("a", "")));
-  REQUIRE(s.write_if_absent("d", "y").ok());               // 1
+  REQUIRE(s.write_if_absent("d", "y").ok());  // 1
   CHECK_FALSE(s.crashed());
-  REQUIRE(s.remove("a").ok());                             // 2: the crash follows it
+  REQUIRE(s.remove("a").ok());  // 2: the crash follows it
   CHECK(s.crashed());
 
   const Status crash = absl::AbortedError("simulated crash");
@@ -221,11 +221,15 @@ TEST_CASE("the visitor may remove what it is given; the walk goes on") {
   std::vector<std::string> seen;
   ListOptions options;
   options.skip_dir = [](std::string_view) { return false; };
-  REQUIRE(s.list("", [&](const FileEntry& e) {
-             seen.emplace_back(e.path);
-             REQUIRE(s.remove(e.path).ok());
-             if (e.path == "p/1") REQUIRE(s.remove("p/q/3").ok());  // also one ahead
-           }, options).ok());
+  REQUIRE(s.list(
+               "",
+               [&](const FileEntry& e) {
+                 seen.emplace_back(e.path);
+                 REQUIRE(s.remove(e.path).ok());
+                 if (e.path == "p/1") REQUIRE(s.remove("p/q/3").ok());  // also one ahead
+               },
+               options)
+              .ok());
   CHECK(seen == std::vector<std::string>{"p/1", "p/2", "p/r", "z"});
   CHECK(s.file_count() == 0);
 }

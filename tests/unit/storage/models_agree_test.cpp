@@ -4,6 +4,9 @@
 // carry over to real tables if this holds, so it is checked on random trees
 // built from names chosen to collide ('-' and '.' sort below '/', prefixes
 // of one another, a non-ASCII name).
+#include <doctest/doctest.h>
+#include <rapidcheck.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
@@ -11,9 +14,6 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <doctest/doctest.h>
-#include <rapidcheck.h>
 
 #include "fixtures.hpp"
 #include "lakegc/storage/memory_storage.hpp"
@@ -27,8 +27,8 @@ const std::vector<std::string> names = {"a", "a.b", "a-", "a0", "b", ".h", "\xc3
 
 std::string gen_path() {
   const auto depth = *rc::gen::inRange<std::size_t>(1, 4);
-  const auto parts =
-      *rc::gen::container<std::vector<std::size_t>>(depth, rc::gen::inRange<std::size_t>(0, names.size()));
+  const auto parts = *rc::gen::container<std::vector<std::size_t>>(
+      depth, rc::gen::inRange<std::size_t>(0, names.size()));
   std::string path;
   for (const std::size_t i : parts) {
     if (!path.empty()) path += '/';
@@ -57,8 +57,8 @@ template <typename S>
 std::pair<absl::StatusCode, std::vector<sized>> list_of(S& s, std::string_view dir,
                                                         const ListOptions& options = {}) {
   std::vector<sized> out;
-  const Status st =
-      s.list(dir, [&](const FileEntry& e) { out.emplace_back(std::string(e.path), e.size); }, options);
+  const Status st = s.list(
+      dir, [&](const FileEntry& e) { out.emplace_back(std::string(e.path), e.size); }, options);
   return {st.code(), out};
 }
 
@@ -124,8 +124,8 @@ TEST_CASE("memory_storage and posix_storage agree call for call on random trees"
       // store) has none. The concept leaves that to the model, so drop the
       // emptied directories here to keep comparing like with like.
       if (removed.ok()) {
-        for (auto d = (dir.path() / path).parent_path(); d != dir.path() && std::filesystem::is_empty(d);
-             d = d.parent_path()) {
+        for (auto d = (dir.path() / path).parent_path();
+             d != dir.path() && std::filesystem::is_empty(d); d = d.parent_path()) {
           std::filesystem::remove(d);
         }
       }

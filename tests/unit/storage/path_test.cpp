@@ -2,12 +2,12 @@
 // shares (lakegc/storage/path.hpp).
 #include "lakegc/storage/path.hpp"
 
+#include <doctest/doctest.h>
+
 #include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <doctest/doctest.h>
 
 namespace lakegc {
 namespace {
@@ -24,8 +24,8 @@ TEST_CASE("check_relative_path accepts plain relative paths") {
 }
 
 TEST_CASE("check_relative_path refuses escapes and second spellings, naming the path") {
-  for (std::string_view p : {"/a", "/", "..", "../a", "a/..", "a/../b", ".", "./a", "a/.",
-                             "a/./b", "a//b", "a/", "//a"}) {
+  for (std::string_view p : {"/a", "/", "..", "../a", "a/..", "a/../b", ".", "./a", "a/.", "a/./b",
+                             "a//b", "a/", "//a"}) {
     CAPTURE(p);
     const Status s = check_relative_path(p, "remove");
     CHECK(absl::IsInvalidArgument(s));
@@ -39,6 +39,12 @@ TEST_CASE("check_relative_path refuses NUL and shows it escaped") {
   const Status s = check_relative_path(p, "read");
   CHECK(absl::IsInvalidArgument(s));
   CHECK(message_of(s).find("'a\\x00b'") != std::string_view::npos);
+}
+
+TEST_CASE("quote_path escapes control bytes only") {
+  CHECK(quote_path("dt=caf\xc3\xa9/x") == "'dt=caf\xc3\xa9/x'");
+  CHECK(quote_path("a\nb\x7f") == "'a\\x0ab\\x7f'");
+  CHECK(quote_path("") == "''");
 }
 
 TEST_CASE("the empty path is the root: valid only where allowed") {

@@ -1,17 +1,16 @@
 // The laws of the Storage concept (lakegc/storage/storage.hpp), checked for
 // every model through TEST_CASE_TEMPLATE. A new adapter joins by adding a
-// fixture to `storage_models` below.
-#include "lakegc/storage/storage.hpp"
+// fixture to STORAGE_MODELS below.
+#include <doctest/doctest.h>
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <doctest/doctest.h>
-
 #include "fixtures.hpp"
 #include "lakegc/core/status.hpp"
+#include "lakegc/storage/storage.hpp"
 
 namespace lakegc {
 namespace {
@@ -42,7 +41,9 @@ const std::vector<std::string> tree_in_listing_order = {
 };
 
 // Content of distinct length per file, so sizes are checked too.
-std::string content_for(std::size_t i) { return std::string(i * 3 + 1, static_cast<char>('a' + i)); }
+std::string content_for(std::size_t i) {
+  return std::string(i * 3 + 1, static_cast<char>('a' + i));
+}
 
 template <Storage S>
 void write_tree(S& s) {
@@ -74,7 +75,8 @@ TEST_CASE_TEMPLATE("write_if_absent then read round-trips", M, STORAGE_MODELS) {
   CHECK(s.stat("empty")->size == 0);
 }
 
-TEST_CASE_TEMPLATE("a second write_if_absent is AlreadyExists and changes nothing", M, STORAGE_MODELS) {
+TEST_CASE_TEMPLATE("a second write_if_absent is AlreadyExists and changes nothing", M,
+                   STORAGE_MODELS) {
   M m;
   auto& s = m.storage;
   REQUIRE(s.write_if_absent("t/1.commit", "first").ok());
@@ -115,7 +117,8 @@ TEST_CASE_TEMPLATE("after remove, stat and read are NotFound and the listing omi
   CHECK(*s.read("d/a") == "333");
 }
 
-TEST_CASE_TEMPLATE("listing streams every file once, in depth-first byte order", M, STORAGE_MODELS) {
+TEST_CASE_TEMPLATE("listing streams every file once, in depth-first byte order", M,
+                   STORAGE_MODELS) {
   M m;
   auto& s = m.storage;
   write_tree(s);
@@ -157,7 +160,8 @@ TEST_CASE_TEMPLATE("non-recursive listing visits only the directory's own files"
     ++asked;
     return false;
   };
-  CHECK(listed_paths(s, "", flat) == std::vector<std::string>{"A", "a.txt", "a0", "b b", "dt=2024.x"});
+  CHECK(listed_paths(s, "", flat) ==
+        std::vector<std::string>{"A", "a.txt", "a0", "b b", "dt=2024.x"});
   CHECK(listed_paths(s, "a", flat) == std::vector<std::string>{"a/x"});
   CHECK(listed_paths(s, "a/y", flat) == std::vector<std::string>{"a/y/z"});
   CHECK(listed_paths(s, ".hoodie/metadata", flat).empty());
@@ -228,8 +232,8 @@ TEST_CASE_TEMPLATE("paths that escape the root or are spelled oddly are refused 
                    M, STORAGE_MODELS) {
   M m;
   auto& s = m.storage;
-  const std::vector<std::string> bad = {"/abs",  "/",    "..",   "../up", "a/../b", "a/..",
-                                        ".",     "./a",  "a/./b", "a//b", "a/",     "a\0b"s};
+  const std::vector<std::string> bad = {"/abs", "/",   "..",    "../up", "a/../b", "a/..",
+                                        ".",    "./a", "a/./b", "a//b",  "a/",     "a\0b"s};
   auto visit = [](const FileEntry&) { FAIL("visited"); };
   for (const std::string& p : bad) {
     CAPTURE(p);
