@@ -24,30 +24,30 @@
 //    so without this pass a damaged file could crash the process. The pass
 //    also caps the number of array/map elements at the block size, which
 //    bounds memory and time for arrays of zero-byte items (e.g. nulls).
-//  * Avro C then parses the schema (`avro_schema_from_json_length`) and
-//    decodes each record into an `avro_value_t` (generic API) from memory
+//  * Avro C then parses the schema (`avro_schema_from_json_length`; parsed
+//    schemas are cached per thread, see cached_schema) and decodes each
+//    record into an `avro_value_t` (generic API) from memory
 //    (`avro_reader_memory`), which is converted into a `datum`.
 //  * Only the `null` codec is accepted. Hudi never compresses timeline files
 //    (TimelineMetadataUtils creates its DataFileWriter without a codec), and
 //    a compressed block could not be validated before Avro C decodes it.
 //
 // Errors: bytes that are not an OCF at all are InvalidArgument; an OCF that is
-// truncated or damaged is DataLoss. Messages say what was wrong and where
-// (byte offset).
+// truncated or damaged is DataLoss; a codec other than null is Unimplemented.
+// Messages say what was wrong and where (byte offset).
 #pragma once
 
-#include <array>
+#include <avro.h>
+#include <fmt/format.h>
+
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <avro.h>
-#include <fmt/format.h>
 
 #include "lakegc/core/status.hpp"
 
@@ -151,19 +151,32 @@ class datum {
   std::string_view kind_name() const noexcept { return name_of(kind_); }
   static std::string_view name_of(kind k) noexcept {
     switch (k) {
-      case kind::null: return "null";
-      case kind::boolean: return "boolean";
-      case kind::int32: return "int";
-      case kind::int64: return "long";
-      case kind::float32: return "float";
-      case kind::float64: return "double";
-      case kind::string: return "string";
-      case kind::bytes: return "bytes";
-      case kind::fixed: return "fixed";
-      case kind::enum_symbol: return "enum";
-      case kind::array: return "array";
-      case kind::map: return "map";
-      case kind::record: return "record";
+      case kind::null:
+        return "null";
+      case kind::boolean:
+        return "boolean";
+      case kind::int32:
+        return "int";
+      case kind::int64:
+        return "long";
+      case kind::float32:
+        return "float";
+      case kind::float64:
+        return "double";
+      case kind::string:
+        return "string";
+      case kind::bytes:
+        return "bytes";
+      case kind::fixed:
+        return "fixed";
+      case kind::enum_symbol:
+        return "enum";
+      case kind::array:
+        return "array";
+      case kind::map:
+        return "map";
+      case kind::record:
+        return "record";
     }
     return "?";
   }
@@ -278,7 +291,7 @@ inline constexpr std::string_view ocf_magic{"Obj\x01", 4};
 /// recursive schemas.
 inline constexpr int max_depth = 64;
 
-inline Status data_loss(std::string_view what) { return absl::DataLossError(detail::to_absl(what)); }
+inline Status data_loss(std::string_view what) { return absl::DataLossError(lakegc::detail::to_absl(what)); }
 
 /// Bounds-checked reader over the input bytes.
 class byte_reader {
@@ -311,8 +324,8 @@ class byte_reader {
   /// `n` raw bytes.
   Status read_bytes(std::size_t n, std::string_view& out, std::string_view what) {
     if (n > remaining()) {
-      return data_loss(fmt::format("truncated at byte {} reading {} ({} bytes needed, {} left)", pos_, what, n,
-                                   remaining()));
+      return data_loss(
+          fmt::format("truncated at byte {} reading {} ({} bytes needed, {} left)", pos_, what, n, remaining()));
     }
     out = data_.substr(pos_, n);
     pos_ += n;
@@ -545,45 +558,73 @@ inline Status validate_blocks(avro_schema_t s, validate_state& st, int depth, bo
   }
 }
 
-/// Owns an avro_schema_t.
-class schema_handle {
+/// A writer schema parsed by Avro C, with the generic value class for it.
+class parsed_schema {
  public:
-  schema_handle() = default;
-  explicit schema_handle(avro_schema_t s) : s_(s) {}
-  ~schema_handle() { reset(); }
-  schema_handle(const schema_handle&) = delete;
-  schema_handle& operator=(const schema_handle&) = delete;
-  avro_schema_t get() const noexcept { return s_; }
-  avro_schema_t* out() {
-    reset();
-    return &s_;
+  parsed_schema() = default;
+  ~parsed_schema() {
+    if (iface_ != nullptr) avro_value_iface_decref(iface_);
+    if (schema_ != nullptr) avro_schema_decref(schema_);
   }
-  void reset() {
-    if (s_ != nullptr) avro_schema_decref(s_);
-    s_ = nullptr;
+  parsed_schema(const parsed_schema&) = delete;
+  parsed_schema& operator=(const parsed_schema&) = delete;
+
+  /// Parses `json` (no NUL terminator needed: Avro C takes the length).
+  static StatusOr<std::shared_ptr<const parsed_schema>> parse(std::string_view json) {
+    auto p = std::make_shared<parsed_schema>();
+    avro_schema_t raw = nullptr;
+    // On failure Avro C 1.11 leaves `raw` pointing at a schema it has
+    // already freed, so it is only taken on success.
+    if (avro_schema_from_json_length(json.data(), json.size(), &raw) != 0 || raw == nullptr) {
+      return data_loss(avro_strerror());
+    }
+    p->schema_ = raw;
+    p->iface_ = avro_generic_class_from_schema(raw);
+    if (p->iface_ == nullptr) return data_loss(fmt::format("Avro C cannot build a value class: {}", avro_strerror()));
+    return std::shared_ptr<const parsed_schema>(std::move(p));
   }
+
+  avro_schema_t schema() const noexcept { return schema_; }
+  avro_value_iface_t* iface() const noexcept { return iface_; }
 
  private:
-  avro_schema_t s_ = nullptr;
+  avro_schema_t schema_ = nullptr;
+  avro_value_iface_t* iface_ = nullptr;
 };
 
-/// Owns a generic value class and one value of it.
+/// parsed_schema::parse with a small per-thread cache keyed by the schema
+/// text. Hudi embeds the same schema in every file it writes with one
+/// version, and Avro C takes 0.3-1 ms to parse one (HoodieCommitMetadata's is
+/// ~6 KB), far more than decoding the record itself; a v8 timeline of
+/// thousands of commits would spend seconds re-parsing it.
+inline StatusOr<std::shared_ptr<const parsed_schema>> cached_schema(std::string_view json) {
+  struct entry {
+    std::string json;
+    std::shared_ptr<const parsed_schema> schema;
+  };
+  constexpr std::size_t capacity = 16;
+  thread_local std::vector<entry> cache;
+  for (const auto& e : cache) {
+    if (e.json == json) return e.schema;
+  }
+  LAKEGC_ASSIGN_OR_RETURN(auto parsed, parsed_schema::parse(json));
+  if (cache.size() >= capacity) cache.erase(cache.begin());
+  cache.push_back(entry{std::string(json), parsed});
+  return parsed;
+}
+
+/// Owns one generic value of a parsed_schema's class.
 class generic_value {
  public:
   generic_value() = default;
   ~generic_value() {
     if (have_value_) avro_value_decref(&value_);
-    if (iface_ != nullptr) avro_value_iface_decref(iface_);
   }
   generic_value(const generic_value&) = delete;
   generic_value& operator=(const generic_value&) = delete;
 
-  Status init(avro_schema_t schema) {
-    iface_ = avro_generic_class_from_schema(schema);
-    if (iface_ == nullptr) {
-      return absl::InternalError(fmt::format("Avro C cannot build a value class: {}", avro_strerror()));
-    }
-    if (avro_generic_value_new(iface_, &value_) != 0) {
+  Status init(const parsed_schema& schema) {
+    if (avro_generic_value_new(schema.iface(), &value_) != 0) {
       return absl::InternalError(fmt::format("Avro C cannot allocate a value: {}", avro_strerror()));
     }
     have_value_ = true;
@@ -592,7 +633,6 @@ class generic_value {
   avro_value_t* get() noexcept { return &value_; }
 
  private:
-  avro_value_iface_t* iface_ = nullptr;
   avro_value_t value_{};
   bool have_value_ = false;
 };
@@ -624,9 +664,7 @@ inline std::string schema_full_name(avro_schema_t s) {
   return out;
 }
 
-inline Status avro_c_error(std::string_view what) {
-  return data_loss(fmt::format("{}: {}", what, avro_strerror()));
-}
+inline Status avro_c_error(std::string_view what) { return data_loss(fmt::format("{}: {}", what, avro_strerror())); }
 
 /// Converts an Avro C value (already validated) into a datum.
 inline Status to_datum(avro_value_t& v, datum& out, int depth) {
@@ -740,13 +778,9 @@ inline StatusOr<container> read_container_bare(std::string_view bytes) {
   ocf_layout layout;
   LAKEGC_RETURN_IF_ERROR(parse_ocf_layout(bytes, layout));
 
-  schema_handle schema;
-  // avro_schema_from_json_length takes an explicit length, so the schema
-  // text need not be NUL-terminated.
-  if (avro_schema_from_json_length(layout.schema_json.data(), layout.schema_json.size(), schema.out()) != 0) {
-    return data_loss(fmt::format("cannot parse the embedded writer schema: {}", avro_strerror()));
-  }
-  if (schema.get() == nullptr) return data_loss("cannot parse the embedded writer schema");
+  auto parsed = cached_schema(layout.schema_json);
+  if (!parsed.ok()) return annotate(parsed.status(), "cannot parse the embedded writer schema");
+  const parsed_schema& schema = **parsed;
 
   container out;
   out.schema_json.assign(layout.schema_json);
@@ -754,7 +788,7 @@ inline StatusOr<container> read_container_bare(std::string_view bytes) {
   if (layout.blocks.empty()) return out;
 
   generic_value value;
-  LAKEGC_RETURN_IF_ERROR(value.init(schema.get()));
+  LAKEGC_RETURN_IF_ERROR(value.init(schema));
   reader_handle reader(avro_reader_memory(nullptr, 0));
   if (reader.get() == nullptr) return absl::InternalError("Avro C cannot allocate a memory reader");
 
@@ -764,17 +798,16 @@ inline StatusOr<container> read_container_bare(std::string_view bytes) {
     validate_state st{byte_reader(block.data), static_cast<std::int64_t>(block.data.size()) + 1};
     for (std::int64_t i = 0; i < block.count; ++i) {
       if (st.element_budget <= 0) {
-        return data_loss(fmt::format("block at byte {}: object count {} exceeds what the block can hold",
-                                     block.offset, block.count));
+        return data_loss(fmt::format("block at byte {}: object count {} exceeds what the block can hold", block.offset,
+                                     block.count));
       }
       --st.element_budget;
-      LAKEGC_RETURN_IF_ERROR(annotate(validate_datum(schema.get(), st, 0),
+      LAKEGC_RETURN_IF_ERROR(annotate(validate_datum(schema.schema(), st, 0),
                                       fmt::format("block at byte {}, object {}", block.offset, i)));
     }
     if (!st.in.at_end()) {
-      return data_loss(
-          fmt::format("block at byte {}: {} bytes left over after {} objects", block.offset, st.in.remaining(),
-                      block.count));
+      return data_loss(fmt::format("block at byte {}: {} bytes left over after {} objects", block.offset,
+                                   st.in.remaining(), block.count));
     }
     avro_reader_memory_set_source(reader.get(), block.data.data(), static_cast<std::int64_t>(block.data.size()));
     for (std::int64_t i = 0; i < block.count; ++i) {
@@ -806,16 +839,30 @@ inline void append_debug_string(const datum& d, std::string& out) {
     out += '"';
   };
   switch (d.type()) {
-    case datum::kind::null: out += "null"; return;
-    case datum::kind::boolean: out += *d.as_bool() ? "true" : "false"; return;
+    case datum::kind::null:
+      out += "null";
+      return;
+    case datum::kind::boolean:
+      out += *d.as_bool() ? "true" : "false";
+      return;
     case datum::kind::int32:
-    case datum::kind::int64: out += fmt::format("{}", *d.as_int()); return;
+    case datum::kind::int64:
+      out += fmt::format("{}", *d.as_int());
+      return;
     case datum::kind::float32:
-    case datum::kind::float64: out += fmt::format("{}", *d.as_double()); return;
-    case datum::kind::string: quote(*d.as_string()); return;
+    case datum::kind::float64:
+      out += fmt::format("{}", *d.as_double());
+      return;
+    case datum::kind::string:
+      quote(*d.as_string());
+      return;
     case datum::kind::bytes:
-    case datum::kind::fixed: quote(*d.as_bytes()); return;
-    case datum::kind::enum_symbol: quote(*d.as_symbol()); return;
+    case datum::kind::fixed:
+      quote(*d.as_bytes());
+      return;
+    case datum::kind::enum_symbol:
+      quote(*d.as_symbol());
+      return;
     case datum::kind::array: {
       out += '[';
       bool first = true;
@@ -869,8 +916,8 @@ inline StatusOr<container> read_container(std::string_view bytes, std::string_vi
 inline StatusOr<datum> read_first_record(std::string_view bytes, std::string_view file_name_for_errors) {
   LAKEGC_ASSIGN_OR_RETURN(auto c, read_container(bytes, file_name_for_errors));
   if (c.records.empty()) {
-    return absl::DataLossError(
-        detail::to_absl(fmt::format("{}: expected Avro object container: it holds no record", file_name_for_errors)));
+    return absl::DataLossError(lakegc::detail::to_absl(
+        fmt::format("{}: expected Avro object container: it holds no record", file_name_for_errors)));
   }
   return std::move(c.records.front());
 }

@@ -27,8 +27,8 @@ struct WriteStat {
   std::string file_id;         ///< "" in some in-flight stats (new inserts)
   std::string path;            ///< relative to the base path; "" when Hudi wrote null
   std::uint64_t file_size_bytes = 0;
-  std::string prev_commit;     ///< "" for a new file group (Hudi writes the string "null")
-  std::string base_file;       ///< MOR log writes: the slice's base file name, "" if none
+  std::string prev_commit;             ///< "" for a new file group (Hudi writes the string "null")
+  std::string base_file;               ///< MOR log writes: the slice's base file name, "" if none
   std::vector<std::string> log_files;  ///< MOR log writes: log file names
 
   friend bool operator==(const WriteStat&, const WriteStat&) = default;
@@ -51,9 +51,9 @@ struct CommitMetadata {
 struct CompactionOperation {
   std::string partition_path;
   std::string file_id;
-  std::string base_instant;                  ///< baseInstantTime
-  std::string data_file_name;                ///< file name of dataFilePath; "" for a log-only slice
-  std::vector<std::string> delta_file_names; ///< file names of deltaFilePaths
+  std::string base_instant;                   ///< baseInstantTime
+  std::string data_file_name;                 ///< file name of dataFilePath; "" for a log-only slice
+  std::vector<std::string> delta_file_names;  ///< file names of deltaFilePaths
 
   friend bool operator==(const CompactionOperation&, const CompactionOperation&) = default;
 };

@@ -1,0 +1,624 @@
+// File: lakegc/hudi/metadata_codec.hpp
+// -----------------------------------------------------------------------------
+// Decoders from the bytes of a Hudi timeline file to the structs of
+// lakegc/hudi/metadata.hpp.
+//
+// Encodings (hudi-layout.md §5): layout-1 (table version <= 6) commit,
+// deltacommit and replacecommit files and their in-flight files are JSON;
+// every other timeline file, and from table version 8 on every file, is an
+// Avro object container. Empty (0-byte) files are common for requested and
+// in-flight instants.
+//
+// JSON is parsed with simdjson's DOM API. A layout-1 timeline can hold tens
+// of thousands of commit files and a decoder needs only a handful of fields
+// from each (most of a file is the table schema string and counters), so
+// parse speed dominates; simdjson also reports every syntax error as an
+// error code rather than an exception.
+//
+// Every decoder reads fields by name, ignores unknown ones and treats a
+// missing field as null, so files from any Hudi version decode. It never
+// guesses: a field of the wrong type, a required field that is null, a
+// truncated or damaged file, or a record of another type is an error whose
+// message names the file and what was expected, e.g.
+//   "20240418172802262.commit: expected JSON commit metadata: TAPE_ERROR: ..."
+// Codes: InvalidArgument for bytes that are not the expected kind of file or
+// hold the wrong shape; DataLoss for a truncated or damaged file.
+#pragma once
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "lakegc/core/status.hpp"
+#include "lakegc/hudi/avro_reader.hpp"
+#include "lakegc/hudi/metadata.hpp"
+
+namespace lakegc::hudi {
+
+/// How a timeline file's bytes are encoded.
+enum class encoding {
+  empty,    ///< 0 bytes
+  json,     ///< first non-whitespace byte is '{'
+  avro,     ///< starts with the object container magic "Obj\x01"
+  unknown,  ///< anything else: every decoder rejects it
+};
+
+/// Tells the encoding from the first bytes (hudi-layout.md §5).
+inline encoding detect_encoding(std::string_view bytes) noexcept {
+  if (bytes.empty()) return encoding::empty;
+  if (avro::is_object_container(bytes)) return encoding::avro;
+  for (const char c : bytes) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+    return c == '{' ? encoding::json : encoding::unknown;
+  }
+  return encoding::unknown;
+}
+
+namespace detail {
+
+/// A JSON value seen through the same interface as avro::datum, so that one
+/// decoder template reads commit metadata from either encoding. A default
+/// json_node is an absent field, which reads as null.
+class json_node {
+ public:
+  json_node() = default;
+  explicit json_node(simdjson::dom::element e) : e_(e), present_(true) {}
+
+  bool is_null() const { return !present_ || e_.is_null(); }
+  bool is_record() const { return present_ && e_.is_object(); }
+  bool is_map() const { return is_record(); }
+  bool is_array() const { return present_ && e_.is_array(); }
+
+  std::string_view kind_name() const {
+    if (!present_) return "null";
+    switch (e_.type()) {
+      case simdjson::dom::element_type::ARRAY:
+        return "array";
+      case simdjson::dom::element_type::OBJECT:
+        return "object";
+      case simdjson::dom::element_type::INT64:
+        return "integer";
+      case simdjson::dom::element_type::UINT64:
+        return "integer above 2^63-1";
+      case simdjson::dom::element_type::DOUBLE:
+        return "floating-point number";
+      case simdjson::dom::element_type::STRING:
+        return "string";
+      case simdjson::dom::element_type::BOOL:
+        return "boolean";
+      case simdjson::dom::element_type::NULL_VALUE:
+        return "null";
+    }
+    return "?";
+  }
+
+  std::optional<std::string_view> as_string() const {
+    std::string_view s;
+    if (!present_ || e_.get_string().get(s) != simdjson::SUCCESS) return std::nullopt;
+    return s;
+  }
+  std::optional<std::int64_t> as_int() const {
+    std::int64_t i = 0;
+    if (!present_ || e_.get_int64().get(i) != simdjson::SUCCESS) return std::nullopt;
+    return i;
+  }
+  std::optional<bool> as_bool() const {
+    bool b = false;
+    if (!present_ || e_.get_bool().get(b) != simdjson::SUCCESS) return std::nullopt;
+    return b;
+  }
+
+  /// The member `name` of an object; absent when this is not an object or
+  /// has no such member.
+  json_node field(std::string_view name) const {
+    simdjson::dom::object obj;
+    if (!present_ || e_.get_object().get(obj) != simdjson::SUCCESS) return json_node();
+    simdjson::dom::element v;
+    if (obj.at_key(name).get(v) != simdjson::SUCCESS) return json_node();
+    return json_node(v);
+  }
+
+  template <class F>
+  bool for_each_entry(F&& f) const {
+    simdjson::dom::object obj;
+    if (!present_ || e_.get_object().get(obj) != simdjson::SUCCESS) return false;
+    for (auto kv : obj) f(kv.key, json_node(kv.value));
+    return true;
+  }
+  template <class F>
+  bool for_each_element(F&& f) const {
+    simdjson::dom::array arr;
+    if (!present_ || e_.get_array().get(arr) != simdjson::SUCCESS) return false;
+    for (auto v : arr) f(json_node(v));
+    return true;
+  }
+
+ private:
+  simdjson::dom::element e_;
+  bool present_ = false;
+};
+
+/// One simdjson parser per thread: it keeps its buffers between calls, which
+/// matters when a timeline of thousands of commit files is read.
+inline simdjson::dom::parser& json_parser() {
+  thread_local simdjson::dom::parser parser;
+  return parser;
+}
+
+inline Status shape_error(std::string_view where, std::string_view expected, std::string_view found) {
+  return absl::InvalidArgumentError(
+      lakegc::detail::to_absl(fmt::format("{}: expected {}, found {}", where, expected, found)));
+}
+
+/// Optional string: null or absent -> "".
+template <class Node>
+Status read_string(const Node& n, std::string_view where, std::string& out) {
+  if (n.is_null()) {
+    out.clear();
+    return Status();
+  }
+  const auto s = n.as_string();
+  if (!s) return shape_error(where, "string", n.kind_name());
+  out.assign(*s);
+  return Status();
+}
+
+/// Required string: null or absent is an error.
+template <class Node>
+Status read_required_string(const Node& n, std::string_view where, std::string& out) {
+  if (n.is_null()) return shape_error(where, "string", "null or nothing");
+  return read_string(n, where, out);
+}
+
+/// Optional int/long: null or absent -> `fallback`.
+template <class Node>
+Status read_int(const Node& n, std::string_view where, std::int64_t& out, std::int64_t fallback) {
+  if (n.is_null()) {
+    out = fallback;
+    return Status();
+  }
+  const auto i = n.as_int();
+  if (!i) return shape_error(where, "integer", n.kind_name());
+  out = *i;
+  return Status();
+}
+
+/// Optional boolean: null or absent -> `fallback`.
+template <class Node>
+Status read_bool(const Node& n, std::string_view where, bool& out, bool fallback) {
+  if (n.is_null()) {
+    out = fallback;
+    return Status();
+  }
+  const auto b = n.as_bool();
+  if (!b) return shape_error(where, "boolean", n.kind_name());
+  out = *b;
+  return Status();
+}
+
+/// Calls f(index, element) for each element of an array; null or absent is
+/// an empty array. Stops at the first error f returns.
+template <class Node, class F>
+Status each_element(const Node& n, std::string_view where, F&& f) {
+  if (n.is_null()) return Status();
+  Status st;
+  std::size_t i = 0;
+  const bool is_array = n.for_each_element([&](const auto& e) {
+    if (st.ok()) st = f(i, e);
+    ++i;
+  });
+  if (!is_array) return shape_error(where, "array", n.kind_name());
+  return st;
+}
+
+/// Calls f(key, value) for each entry of a map (Avro) or object (JSON); null
+/// or absent is an empty map. Stops at the first error f returns.
+template <class Node, class F>
+Status each_entry(const Node& n, std::string_view where, F&& f) {
+  if (n.is_null()) return Status();
+  Status st;
+  const bool is_map = n.for_each_entry([&](std::string_view k, const auto& v) {
+    if (st.ok()) st = f(k, v);
+  });
+  if (!is_map) return shape_error(where, "map", n.kind_name());
+  return st;
+}
+
+/// Array of strings; null or absent -> empty. Null elements are errors.
+template <class Node>
+Status read_string_list(const Node& n, std::string_view where, std::vector<std::string>& out) {
+  out.clear();
+  return each_element(n, where, [&](std::size_t i, const auto& e) -> Status {
+    const auto s = e.as_string();
+    if (!s) return shape_error(fmt::format("{}[{}]", where, i), "string", e.kind_name());
+    out.emplace_back(*s);
+    return Status();
+  });
+}
+
+/// map<string, array<string>>; null or absent -> empty. A repeated key keeps
+/// the last value, as Hudi's readers (Jackson, Avro Java) do.
+template <class Node>
+Status read_string_list_map(const Node& n, std::string_view where,
+                            std::map<std::string, std::vector<std::string>>& out) {
+  out.clear();
+  return each_entry(n, where, [&](std::string_view key, const auto& v) -> Status {
+    std::vector<std::string> list;
+    LAKEGC_RETURN_IF_ERROR(read_string_list(v, fmt::format("{}[\"{}\"]", where, key), list));
+    out.insert_or_assign(std::string(key), std::move(list));
+    return Status();
+  });
+}
+
+/// map<string, string>; null or absent -> empty.
+template <class Node>
+Status read_string_map(const Node& n, std::string_view where, std::map<std::string, std::string>& out) {
+  out.clear();
+  return each_entry(n, where, [&](std::string_view key, const auto& v) -> Status {
+    std::string s;
+    LAKEGC_RETURN_IF_ERROR(read_string(v, fmt::format("{}[\"{}\"]", where, key), s));
+    out.insert_or_assign(std::string(key), std::move(s));
+    return Status();
+  });
+}
+
+/// The last component of a path or URI ("file:/a/b/c.parquet" -> "c.parquet").
+inline std::string file_name_of(std::string_view path) {
+  const auto slash = path.find_last_of('/');
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+/// HoodieCommitMetadata / HoodieReplaceCommitMetadata from either encoding
+/// (the JSON field names are the Avro ones, hudi-layout.md §5.1).
+template <class Node>
+Status decode_commit_node(const Node& root, CommitMetadata& out) {
+  if (!root.is_record()) return shape_error("top level", "object", root.kind_name());
+  // Collected per partition so that a repeated key keeps its last value and
+  // the flattened order is the same whatever order the writer used.
+  std::map<std::string, std::vector<WriteStat>, std::less<>> by_partition;
+  LAKEGC_RETURN_IF_ERROR(
+      each_entry(root.field("partitionToWriteStats"), "partitionToWriteStats",
+                 [&](std::string_view partition, const auto& stats) -> Status {
+                   const std::string where = fmt::format("partitionToWriteStats[\"{}\"]", partition);
+                   std::vector<WriteStat> list;
+                   LAKEGC_RETURN_IF_ERROR(each_element(stats, where, [&](std::size_t i, const auto& s) -> Status {
+                     const std::string w = fmt::format("{}[{}]", where, i);
+                     if (!s.is_record()) return shape_error(w, "write stat object", s.kind_name());
+                     WriteStat ws;
+                     ws.partition_path.assign(partition);
+                     LAKEGC_RETURN_IF_ERROR(read_string(s.field("fileId"), w + ".fileId", ws.file_id));
+                     LAKEGC_RETURN_IF_ERROR(read_string(s.field("path"), w + ".path", ws.path));
+                     LAKEGC_RETURN_IF_ERROR(read_string(s.field("prevCommit"), w + ".prevCommit", ws.prev_commit));
+                     // Hudi writes the string "null" for a file group's first write.
+                     if (ws.prev_commit == "null") ws.prev_commit.clear();
+                     std::int64_t size = 0;
+                     LAKEGC_RETURN_IF_ERROR(read_int(s.field("fileSizeInBytes"), w + ".fileSizeInBytes", size, 0));
+                     if (size < 0) return shape_error(w + ".fileSizeInBytes", "a size >= 0", fmt::format("{}", size));
+                     ws.file_size_bytes = static_cast<std::uint64_t>(size);
+                     LAKEGC_RETURN_IF_ERROR(read_string(s.field("baseFile"), w + ".baseFile", ws.base_file));
+                     LAKEGC_RETURN_IF_ERROR(read_string_list(s.field("logFiles"), w + ".logFiles", ws.log_files));
+                     list.push_back(std::move(ws));
+                     return Status();
+                   }));
+                   by_partition.insert_or_assign(std::string(partition), std::move(list));
+                   return Status();
+                 }));
+  for (auto& [partition, stats] : by_partition) {
+    for (auto& ws : stats) out.write_stats.push_back(std::move(ws));
+  }
+  LAKEGC_RETURN_IF_ERROR(read_string_list_map(root.field("partitionToReplaceFileIds"), "partitionToReplaceFileIds",
+                                              out.partition_to_replace_file_ids));
+  LAKEGC_RETURN_IF_ERROR(read_string(root.field("operationType"), "operationType", out.operation_type));
+  LAKEGC_RETURN_IF_ERROR(read_bool(root.field("compacted"), "compacted", out.compacted, false));
+  return Status();
+}
+
+/// The short name of a record's schema ("org.apache.hudi.avro.model.X" -> "X").
+inline std::string_view short_name(std::string_view full_name) {
+  const auto dot = full_name.find_last_of('.');
+  return dot == std::string_view::npos ? full_name : full_name.substr(dot + 1);
+}
+
+/// Reads the first record of an Avro timeline file and checks that its
+/// schema is one of `record_names`. Errors are prefixed with
+/// "<file>: expected Avro <record_names[0]>".
+inline StatusOr<avro::datum> read_avro_record(std::string_view bytes, std::string_view file,
+                                              std::initializer_list<std::string_view> record_names) {
+  const std::string context = fmt::format("{}: expected Avro {}", file, *record_names.begin());
+  switch (detect_encoding(bytes)) {
+    case encoding::empty:
+      return absl::DataLossError(lakegc::detail::to_absl(fmt::format("{}: the file is empty", context)));
+    case encoding::json:
+      return absl::InvalidArgumentError(lakegc::detail::to_absl(fmt::format("{}: found JSON", context)));
+    case encoding::unknown:
+      return absl::InvalidArgumentError(
+          lakegc::detail::to_absl(fmt::format("{}: not an Avro object container (no Obj\\x01 magic)", context)));
+    case encoding::avro:
+      break;
+  }
+  auto c = avro::detail::read_container_bare(bytes);
+  if (!c.ok()) return annotate(c.status(), context);
+  if (c->records.empty()) {
+    return absl::DataLossError(lakegc::detail::to_absl(fmt::format("{}: the container holds no record", context)));
+  }
+  avro::datum& d = c->records.front();
+  if (!d.is_record()) return annotate(shape_error("top level", "record", d.kind_name()), context);
+  const std::string_view name = short_name(d.type_name());
+  for (const auto expected : record_names) {
+    if (name == expected) return std::move(d);
+  }
+  return annotate(shape_error("top level", "that record", fmt::format("record {}", d.type_name())), context);
+}
+
+/// Adds "<file>: expected Avro <what>" to a shape error from a decoder.
+template <class T>
+StatusOr<T> with_context(Status st, T value, std::string_view file, std::string_view what) {
+  if (!st.ok()) return annotate(st, fmt::format("{}: expected {}", file, what));
+  return value;
+}
+
+}  // namespace detail
+
+/// Commit metadata of a commit, deltacommit or replacecommit file, completed
+/// or in flight: JSON (layout 1) or Avro HoodieCommitMetadata /
+/// HoodieReplaceCommitMetadata (layout 2). An empty file, and "{}", decode to
+/// empty metadata, as in Hudi.
+inline StatusOr<CommitMetadata> decode_commit_metadata(std::string_view bytes, std::string_view file_name_for_errors) {
+  CommitMetadata out;
+  switch (detect_encoding(bytes)) {
+    case encoding::empty:
+      return out;
+    case encoding::unknown:
+      return absl::InvalidArgumentError(lakegc::detail::to_absl(
+          fmt::format("{}: expected commit metadata (JSON or Avro): the file starts with neither '{{' nor Obj\\x01",
+                      file_name_for_errors)));
+    case encoding::json: {
+      const std::string context = fmt::format("{}: expected JSON commit metadata", file_name_for_errors);
+      simdjson::dom::element root;
+      const auto err = detail::json_parser().parse(bytes.data(), bytes.size()).get(root);
+      if (err != simdjson::SUCCESS) {
+        // A truncated file fails here too; simdjson cannot tell it from garbage.
+        return absl::DataLossError(
+            lakegc::detail::to_absl(fmt::format("{}: {}", context, simdjson::error_message(err))));
+      }
+      const Status st = detail::decode_commit_node(detail::json_node(root), out);
+      if (!st.ok()) return annotate(st, context);
+      return out;
+    }
+    case encoding::avro: {
+      LAKEGC_ASSIGN_OR_RETURN(auto d,
+                              detail::read_avro_record(bytes, file_name_for_errors,
+                                                       {"HoodieCommitMetadata", "HoodieReplaceCommitMetadata"}));
+      const Status st = detail::decode_commit_node(d, out);
+      return detail::with_context(st, std::move(out), file_name_for_errors, "Avro HoodieCommitMetadata");
+    }
+  }
+  return out;
+}
+
+/// HoodieCompactionPlan (`.compaction.requested`, `.logcompaction.requested`).
+/// File paths are reduced to file names: Hudi writes bare names or absolute
+/// URIs depending on the version.
+inline StatusOr<CompactionPlan> decode_compaction_plan(std::string_view bytes, std::string_view file_name_for_errors) {
+  LAKEGC_ASSIGN_OR_RETURN(auto d, detail::read_avro_record(bytes, file_name_for_errors, {"HoodieCompactionPlan"}));
+  CompactionPlan out;
+  const Status st =
+      detail::each_element(d.field("operations"), "operations", [&](std::size_t i, const avro::datum& op) -> Status {
+        const std::string w = fmt::format("operations[{}]", i);
+        if (!op.is_record()) return detail::shape_error(w, "record", op.kind_name());
+        CompactionOperation o;
+        LAKEGC_RETURN_IF_ERROR(detail::read_string(op.field("partitionPath"), w + ".partitionPath", o.partition_path));
+        LAKEGC_RETURN_IF_ERROR(detail::read_required_string(op.field("fileId"), w + ".fileId", o.file_id));
+        LAKEGC_RETURN_IF_ERROR(
+            detail::read_required_string(op.field("baseInstantTime"), w + ".baseInstantTime", o.base_instant));
+        std::string data_file;
+        LAKEGC_RETURN_IF_ERROR(detail::read_string(op.field("dataFilePath"), w + ".dataFilePath", data_file));
+        o.data_file_name = detail::file_name_of(data_file);
+        std::vector<std::string> deltas;
+        LAKEGC_RETURN_IF_ERROR(detail::read_string_list(op.field("deltaFilePaths"), w + ".deltaFilePaths", deltas));
+        for (const auto& p : deltas) o.delta_file_names.push_back(detail::file_name_of(p));
+        out.operations.push_back(std::move(o));
+        return Status();
+      });
+  return detail::with_context(st, std::move(out), file_name_for_errors, "Avro HoodieCompactionPlan");
+}
+
+/// The input file groups of HoodieRequestedReplaceMetadata
+/// (`.clustering.requested`, `.replacecommit.requested`). An empty file, or a
+/// plan whose fields are all null (insert_overwrite writes one), is an empty
+/// plan.
+inline StatusOr<ClusteringPlan> decode_clustering_plan(std::string_view bytes, std::string_view file_name_for_errors) {
+  ClusteringPlan out;
+  if (bytes.empty()) return out;
+  LAKEGC_ASSIGN_OR_RETURN(auto d,
+                          detail::read_avro_record(bytes, file_name_for_errors, {"HoodieRequestedReplaceMetadata"}));
+  const auto& plan = d.field("clusteringPlan");
+  Status st;
+  if (!plan.is_null() && !plan.is_record()) {
+    st = detail::shape_error("clusteringPlan", "record", plan.kind_name());
+  } else {
+    st = detail::each_element(
+        plan.field("inputGroups"), "clusteringPlan.inputGroups",
+        [&](std::size_t g, const avro::datum& group) -> Status {
+          const std::string gw = fmt::format("clusteringPlan.inputGroups[{}]", g);
+          if (!group.is_record()) return detail::shape_error(gw, "record", group.kind_name());
+          return detail::each_element(
+              group.field("slices"), gw + ".slices", [&](std::size_t i, const avro::datum& slice) -> Status {
+                const std::string w = fmt::format("{}.slices[{}]", gw, i);
+                if (!slice.is_record()) return detail::shape_error(w, "record", slice.kind_name());
+                std::string partition, file_id;
+                LAKEGC_RETURN_IF_ERROR(
+                    detail::read_string(slice.field("partitionPath"), w + ".partitionPath", partition));
+                LAKEGC_RETURN_IF_ERROR(detail::read_required_string(slice.field("fileId"), w + ".fileId", file_id));
+                out.input_file_groups.emplace_back(std::move(partition), std::move(file_id));
+                return Status();
+              });
+        });
+  }
+  return detail::with_context(st, std::move(out), file_name_for_errors, "Avro HoodieRequestedReplaceMetadata");
+}
+
+/// HoodieSavepointMetadata (`.savepoint`). Savepointed files are reduced to
+/// file names.
+inline StatusOr<SavepointMetadata> decode_savepoint_metadata(std::string_view bytes,
+                                                             std::string_view file_name_for_errors) {
+  LAKEGC_ASSIGN_OR_RETURN(auto d, detail::read_avro_record(bytes, file_name_for_errors, {"HoodieSavepointMetadata"}));
+  SavepointMetadata out;
+  Status st = [&]() -> Status {
+    LAKEGC_RETURN_IF_ERROR(detail::read_string(d.field("savepointedBy"), "savepointedBy", out.savepointed_by));
+    LAKEGC_RETURN_IF_ERROR(detail::read_string(d.field("comments"), "comments", out.comments));
+    LAKEGC_RETURN_IF_ERROR(detail::read_int(d.field("savepointedAt"), "savepointedAt", out.savepointed_at, 0));
+    return detail::each_entry(d.field("partitionMetadata"), "partitionMetadata",
+                              [&](std::string_view partition, const avro::datum& pm) -> Status {
+                                const std::string w = fmt::format("partitionMetadata[\"{}\"]", partition);
+                                if (!pm.is_record()) return detail::shape_error(w, "record", pm.kind_name());
+                                std::vector<std::string> files;
+                                LAKEGC_RETURN_IF_ERROR(detail::read_string_list(pm.field("savepointDataFile"),
+                                                                                w + ".savepointDataFile", files));
+                                for (auto& f : files) f = detail::file_name_of(f);
+                                out.partition_files.insert_or_assign(std::string(partition), std::move(files));
+                                return Status();
+                              });
+  }();
+  return detail::with_context(st, std::move(out), file_name_for_errors, "Avro HoodieSavepointMetadata");
+}
+
+/// HoodieCleanerPlan (`.clean.requested`, `.clean.inflight`). Version 1 plans
+/// list file names in filesToBeDeletedPerPartition; version 2 plans list
+/// {filePath, isBootstrapBaseFile} in filePathsToBeDeletedPerPartition. Both
+/// land in file_paths_to_delete_per_partition as written; `version` tells
+/// which. A missing or null version is 1, the schema's default.
+inline StatusOr<CleanerPlan> decode_cleaner_plan(std::string_view bytes, std::string_view file_name_for_errors) {
+  LAKEGC_ASSIGN_OR_RETURN(auto d, detail::read_avro_record(bytes, file_name_for_errors, {"HoodieCleanerPlan"}));
+  CleanerPlan out;
+  Status st = [&]() -> Status {
+    const auto& ectr = d.field("earliestInstantToRetain");
+    if (!ectr.is_null()) {
+      if (!ectr.is_record()) return detail::shape_error("earliestInstantToRetain", "record", ectr.kind_name());
+      std::string ts;
+      LAKEGC_RETURN_IF_ERROR(
+          detail::read_required_string(ectr.field("timestamp"), "earliestInstantToRetain.timestamp", ts));
+      out.earliest_instant_to_retain = std::move(ts);
+      LAKEGC_RETURN_IF_ERROR(detail::read_string(ectr.field("action"), "earliestInstantToRetain.action",
+                                                 out.earliest_instant_to_retain_action));
+      LAKEGC_RETURN_IF_ERROR(detail::read_string(ectr.field("state"), "earliestInstantToRetain.state",
+                                                 out.earliest_instant_to_retain_state));
+    }
+    LAKEGC_RETURN_IF_ERROR(detail::read_string(d.field("lastCompletedCommitTimestamp"), "lastCompletedCommitTimestamp",
+                                               out.last_completed_commit_timestamp));
+    LAKEGC_RETURN_IF_ERROR(detail::read_required_string(d.field("policy"), "policy", out.policy));
+    std::int64_t version = 1;
+    LAKEGC_RETURN_IF_ERROR(detail::read_int(d.field("version"), "version", version, 1));
+    if (version < 1 || version > 2) return detail::shape_error("version", "1 or 2", fmt::format("{}", version));
+    out.version = static_cast<int>(version);
+    if (out.version == 1) {
+      LAKEGC_RETURN_IF_ERROR(detail::read_string_list_map(d.field("filesToBeDeletedPerPartition"),
+                                                          "filesToBeDeletedPerPartition",
+                                                          out.file_paths_to_delete_per_partition));
+    } else {
+      LAKEGC_RETURN_IF_ERROR(detail::each_entry(
+          d.field("filePathsToBeDeletedPerPartition"), "filePathsToBeDeletedPerPartition",
+          [&](std::string_view partition, const avro::datum& infos) -> Status {
+            const std::string w = fmt::format("filePathsToBeDeletedPerPartition[\"{}\"]", partition);
+            std::vector<std::string> paths;
+            LAKEGC_RETURN_IF_ERROR(
+                detail::each_element(infos, w, [&](std::size_t i, const avro::datum& info) -> Status {
+                  const std::string iw = fmt::format("{}[{}]", w, i);
+                  if (!info.is_record()) return detail::shape_error(iw, "HoodieCleanFileInfo record", info.kind_name());
+                  std::string path;
+                  LAKEGC_RETURN_IF_ERROR(detail::read_required_string(info.field("filePath"), iw + ".filePath", path));
+                  paths.push_back(std::move(path));
+                  return Status();
+                }));
+            out.file_paths_to_delete_per_partition.insert_or_assign(std::string(partition), std::move(paths));
+            return Status();
+          }));
+    }
+    LAKEGC_RETURN_IF_ERROR(detail::read_string_list(d.field("partitionsToBeDeleted"), "partitionsToBeDeleted",
+                                                    out.partitions_to_be_deleted));
+    return detail::read_string_map(d.field("extraMetadata"), "extraMetadata", out.extra_metadata);
+  }();
+  return detail::with_context(st, std::move(out), file_name_for_errors, "Avro HoodieCleanerPlan");
+}
+
+/// HoodieCleanMetadata (completed `.clean`). bootstrapPartitionMetadata is
+/// not read.
+inline StatusOr<CleanMetadata> decode_clean_metadata(std::string_view bytes, std::string_view file_name_for_errors) {
+  LAKEGC_ASSIGN_OR_RETURN(auto d, detail::read_avro_record(bytes, file_name_for_errors, {"HoodieCleanMetadata"}));
+  CleanMetadata out;
+  Status st = [&]() -> Status {
+    LAKEGC_RETURN_IF_ERROR(
+        detail::read_required_string(d.field("startCleanTime"), "startCleanTime", out.start_clean_time));
+    LAKEGC_RETURN_IF_ERROR(detail::read_int(d.field("timeTakenInMillis"), "timeTakenInMillis", out.time_taken_ms, -1));
+    LAKEGC_RETURN_IF_ERROR(
+        detail::read_int(d.field("totalFilesDeleted"), "totalFilesDeleted", out.total_files_deleted, 0));
+    LAKEGC_RETURN_IF_ERROR(detail::read_string(d.field("earliestCommitToRetain"), "earliestCommitToRetain",
+                                               out.earliest_commit_to_retain));
+    LAKEGC_RETURN_IF_ERROR(detail::read_string(d.field("lastCompletedCommitTimestamp"), "lastCompletedCommitTimestamp",
+                                               out.last_completed_commit_timestamp));
+    std::int64_t version = 1;
+    LAKEGC_RETURN_IF_ERROR(detail::read_int(d.field("version"), "version", version, 1));
+    if (version < 1 || version > 2) return detail::shape_error("version", "1 or 2", fmt::format("{}", version));
+    out.version = static_cast<int>(version);
+    LAKEGC_RETURN_IF_ERROR(detail::each_entry(
+        d.field("partitionMetadata"), "partitionMetadata",
+        [&](std::string_view partition, const avro::datum& pm) -> Status {
+          const std::string w = fmt::format("partitionMetadata[\"{}\"]", partition);
+          if (!pm.is_record()) return detail::shape_error(w, "HoodieCleanPartitionMetadata record", pm.kind_name());
+          CleanPartitionMetadata p;
+          LAKEGC_RETURN_IF_ERROR(
+              detail::read_string(pm.field("partitionPath"), w + ".partitionPath", p.partition_path));
+          LAKEGC_RETURN_IF_ERROR(detail::read_string(pm.field("policy"), w + ".policy", p.policy));
+          LAKEGC_RETURN_IF_ERROR(detail::read_string_list(pm.field("deletePathPatterns"), w + ".deletePathPatterns",
+                                                          p.delete_path_patterns));
+          LAKEGC_RETURN_IF_ERROR(detail::read_string_list(pm.field("successDeleteFiles"), w + ".successDeleteFiles",
+                                                          p.success_delete_files));
+          LAKEGC_RETURN_IF_ERROR(
+              detail::read_string_list(pm.field("failedDeleteFiles"), w + ".failedDeleteFiles", p.failed_delete_files));
+          LAKEGC_RETURN_IF_ERROR(detail::read_bool(pm.field("isPartitionDeleted"), w + ".isPartitionDeleted",
+                                                   p.is_partition_deleted, false));
+          out.partition_metadata.insert_or_assign(std::string(partition), std::move(p));
+          return Status();
+        }));
+    return detail::read_string_map(d.field("extraMetadata"), "extraMetadata", out.extra_metadata);
+  }();
+  return detail::with_context(st, std::move(out), file_name_for_errors, "Avro HoodieCleanMetadata");
+}
+
+/// HoodieRollbackMetadata (completed `.rollback`).
+inline StatusOr<RollbackMetadata> decode_rollback_metadata(std::string_view bytes,
+                                                           std::string_view file_name_for_errors) {
+  LAKEGC_ASSIGN_OR_RETURN(auto d, detail::read_avro_record(bytes, file_name_for_errors, {"HoodieRollbackMetadata"}));
+  RollbackMetadata out;
+  Status st = [&]() -> Status {
+    if (d.field("commitsRollback").is_null()) {
+      return detail::shape_error("commitsRollback", "array of instants", "null or nothing");
+    }
+    LAKEGC_RETURN_IF_ERROR(
+        detail::read_string_list(d.field("commitsRollback"), "commitsRollback", out.commits_rollback));
+    return detail::each_entry(
+        d.field("partitionMetadata"), "partitionMetadata",
+        [&](std::string_view partition, const avro::datum& pm) -> Status {
+          const std::string w = fmt::format("partitionMetadata[\"{}\"]", partition);
+          if (!pm.is_record()) return detail::shape_error(w, "HoodieRollbackPartitionMetadata record", pm.kind_name());
+          std::vector<std::string> files;
+          LAKEGC_RETURN_IF_ERROR(
+              detail::read_string_list(pm.field("successDeleteFiles"), w + ".successDeleteFiles", files));
+          out.success_delete_files.insert_or_assign(std::string(partition), std::move(files));
+          return Status();
+        });
+  }();
+  return detail::with_context(st, std::move(out), file_name_for_errors, "Avro HoodieRollbackMetadata");
+}
+
+}  // namespace lakegc::hudi

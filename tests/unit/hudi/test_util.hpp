@@ -1,0 +1,61 @@
+// Helpers shared by the hudi unit tests: printing statuses in failures and
+// building Avro object containers with arbitrary schemas and raw datum bytes.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+#include "lakegc/hudi/avro_writer.hpp"
+
+namespace lakegc::hudi::testing {
+
+inline std::string to_string(const absl::Status& s) { return std::string(lakegc::message_of(s)); }
+
+/// REQUIRE that a StatusOr is OK, printing the status when it is not.
+#define HUDI_REQUIRE_OK(expr)                                                            \
+  do {                                                                                   \
+    const auto& hudi_r_ = (expr);                                                        \
+    REQUIRE_MESSAGE(hudi_r_.ok(), ::lakegc::hudi::testing::to_string(hudi_r_.status())); \
+  } while (false)
+
+/// An Avro long, zig-zag varint encoded. (Not avro_long: Avro C declares that.)
+inline std::string enc_long(std::int64_t v) {
+  std::string out;
+  lakegc::hudi::detail::put_long(out, v);
+  return out;
+}
+
+/// An Avro string (length + bytes).
+inline std::string enc_string(std::string_view s) {
+  return enc_long(static_cast<std::int64_t>(s.size())) + std::string(s);
+}
+
+inline const std::string& test_sync() {
+  static const std::string s = "0123456789abcdef";
+  return s;
+}
+
+/// The header of an object container with `schema_json`, codec `codec` and
+/// the test sync marker.
+inline std::string container_header(std::string_view schema_json, std::string_view codec = "null") {
+  std::string out("Obj\x01", 4);
+  out += enc_long(2);
+  out += enc_string("avro.schema");
+  out += enc_string(schema_json);
+  out += enc_string("avro.codec");
+  out += enc_string(codec);
+  out += enc_long(0);
+  out += test_sync();
+  return out;
+}
+
+/// One block of `count` objects whose encoded bytes are `data`.
+inline std::string container_block(std::int64_t count, std::string_view data) {
+  return enc_long(count) + enc_long(static_cast<std::int64_t>(data.size())) + std::string(data) + test_sync();
+}
+
+}  // namespace lakegc::hudi::testing
