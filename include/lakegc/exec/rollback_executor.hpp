@@ -9,6 +9,7 @@
 // `j.rollback(t)` -> Status. Models: memory_journal.
 #pragma once
 
+#include "lakegc/exec/delete_tally.hpp"
 #include "lakegc/exec/journal.hpp"
 #include "lakegc/plan/plan_clean.hpp"
 #include "lakegc/plan/plan_rollback.hpp"
@@ -21,11 +22,8 @@ concept RollbackJournal = Journal<J> && requires(J& j, const InstantTime& t) {
   { j.rollback(t) } -> std::same_as<Status>;
 };
 
-struct RollbackOutcome {
+struct RollbackOutcome : DeleteTally {
   std::uint64_t instants_rolled_back = 0;
-  std::uint64_t files_deleted = 0;
-  std::uint64_t files_already_gone = 0;
-  std::uint64_t bytes_deleted = 0;
 };
 
 template <Storage S, RollbackJournal J>
@@ -34,15 +32,7 @@ StatusOr<RollbackOutcome> execute_rollback(S& storage, J& journal, const Rollbac
   for (const RollbackAction& a : plan.rollbacks) {
     for (const WrittenFile& f : a.files) {
       const std::string path = join_path(f.partition, f.name);
-      Status st = storage.remove(path);
-      if (st.ok()) {
-        ++out.files_deleted;
-        out.bytes_deleted += f.size;
-      } else if (absl::IsNotFound(st)) {
-        ++out.files_already_gone;
-      } else {
-        return annotate(st, fmt::format("rollback of {}: deleting '{}'", a.instant, path));
-      }
+      LAKEGC_RETURN_IF_ERROR(out.record(storage.remove(path), path, f.size, fmt::format("rollback of {}", a.instant)));
     }
     LAKEGC_RETURN_IF_ERROR(annotate(journal.rollback(a.instant), fmt::format("rollback of {}", a.instant)));
     ++out.instants_rolled_back;

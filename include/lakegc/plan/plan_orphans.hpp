@@ -268,30 +268,4 @@ StatusOr<OrphanPlan> plan_orphans(S& storage, const TableMetadata& md, const Orp
   return std::move(sweep).finish();
 }
 
-/// Deletes the orphans of a plan (the sweep's executor). Missing files count
-/// as deleted; any other failure stops and returns the error.
-struct OrphanOutcome {
-  std::uint64_t files_deleted = 0;
-  std::uint64_t files_already_gone = 0;
-  std::uint64_t bytes_deleted = 0;
-};
-
-template <Storage S>
-StatusOr<OrphanOutcome> delete_orphans(S& storage, const OrphanPlan& plan) {
-  OrphanOutcome out;
-  if (plan.stopped) return out;
-  for (const OrphanFile& f : plan.orphans) {
-    Status st = storage.remove(f.path);
-    if (st.ok()) {
-      ++out.files_deleted;
-      out.bytes_deleted += f.size;
-    } else if (absl::IsNotFound(st)) {
-      ++out.files_already_gone;
-    } else {
-      return annotate(st, fmt::format("deleting orphan '{}'", f.path));
-    }
-  }
-  return out;
-}
-
 }  // namespace lakegc

@@ -104,6 +104,14 @@ inline std::optional<InstantTime> apply_cap(const RetentionContext& ctx, std::op
   return std::min(*ectr, commits[capped]->requested);
 }
 
+// The decision of a boundary rule.
+inline Retention boundary(std::optional<InstantTime> ectr) {
+  Retention r;
+  r.has_boundary = true;
+  r.ectr = ectr;
+  return r;
+}
+
 }  // namespace detail
 
 /// KEEP_LATEST_COMMITS: retain the last `commits` completed commits
@@ -114,12 +122,7 @@ struct keep_latest_commits {
 
   static std::string hudi_name() { return "KEEP_LATEST_COMMITS"; }
 
-  Retention retention(const RetentionContext& ctx) const {
-    Retention r;
-    r.has_boundary = true;
-    r.ectr = earliest_commit_to_retain(ctx);
-    return r;
-  }
+  Retention retention(const RetentionContext& ctx) const { return detail::boundary(earliest_commit_to_retain(ctx)); }
 
   std::optional<InstantTime> earliest_commit_to_retain(const RetentionContext& ctx) const {
     const Timeline& tl = ctx.metadata.timeline;
@@ -181,12 +184,7 @@ struct keep_by_hours {
 
   static std::string hudi_name() { return "KEEP_LATEST_BY_HOURS"; }
 
-  Retention retention(const RetentionContext& ctx) const {
-    Retention r;
-    r.has_boundary = true;
-    r.ectr = earliest_commit_to_retain(ctx);
-    return r;
-  }
+  Retention retention(const RetentionContext& ctx) const { return detail::boundary(earliest_commit_to_retain(ctx)); }
 
   std::optional<InstantTime> earliest_commit_to_retain(const RetentionContext& ctx) const {
     const Timeline& tl = ctx.metadata.timeline;

@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "../clean/clean_fixture.hpp"
-#include "lakegc/plan/plan_orphans.hpp"
+#include "lakegc/exec/orphan_executor.hpp"
 
 using namespace lakegc;
 using namespace lakegc::testing;
