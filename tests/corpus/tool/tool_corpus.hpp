@@ -1,0 +1,111 @@
+// Helpers shared by the tool's corpus tests: corpus tables unzipped once per
+// process (each into its own folder: two tables share the leaf name
+// v9_txns_simple_nometa), fresh copies for tests that damage them, a JSON
+// reader, and running the built `lakegc` binary.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <simdjson.h>
+#include <sys/wait.h>
+
+#include "corpus.hpp"
+
+namespace lakegc::testing {
+
+/// The corpus table `table` unzipped (once per process); do not modify it.
+inline const std::filesystem::path& unzipped(const std::string& table) {
+  static temp_dir tmp;
+  static std::map<std::string, std::filesystem::path> roots;
+  if (auto it = roots.find(table); it != roots.end()) return it->second;
+  std::filesystem::create_directories(tmp.path() / table);
+  return roots.emplace(table, unzip_table(table, tmp.path() / table)).first->second;
+}
+
+/// A private copy of `table` under `into`, for a test that damages it.
+inline std::filesystem::path fresh_copy(const std::string& table, const std::filesystem::path& into) {
+  std::filesystem::create_directories(into / table);
+  return unzip_table(table, into / table);
+}
+
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline void spit(const std::filesystem::path& p, const std::string& bytes) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << bytes;
+}
+
+/// A parsed JSON document that owns its parser.
+struct json_doc {
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+
+  explicit json_doc(const std::string& text) {
+    const auto err = parser.parse(text).get(root);
+    REQUIRE_MESSAGE(err == simdjson::SUCCESS, simdjson::error_message(err) << "\n" << text);
+  }
+};
+
+inline std::string str(simdjson::dom::element e) {
+  std::string_view s;
+  if (e.get_string().get(s) != simdjson::SUCCESS) return "<not a string>";
+  return std::string(s);
+}
+inline bool is_null(simdjson::dom::element e) { return e.is_null(); }
+
+struct tool_result {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+/// The built `lakegc` binary (meson sets LAKEGC_TOOL for these tests).
+inline std::string tool_path() {
+  const char* p = std::getenv("LAKEGC_TOOL");
+  REQUIRE_MESSAGE((p != nullptr && *p != '\0'), "LAKEGC_TOOL is not set: run the test through meson");
+  return p;
+}
+
+inline std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+/// Runs `lakegc args...` and captures its exit code, stdout and stderr.
+inline tool_result run_tool(const std::vector<std::string>& args) {
+  static temp_dir io;
+  static int n = 0;
+  const auto out = io.path() / ("out" + std::to_string(++n));
+  const auto err = io.path() / ("err" + std::to_string(n));
+  std::string cmd = shell_quote(tool_path());
+  for (const auto& a : args) cmd += " " + shell_quote(a);
+  cmd += " >" + shell_quote(out.string()) + " 2>" + shell_quote(err.string()) + " </dev/null";
+  const int status = std::system(cmd.c_str());
+  tool_result r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+}  // namespace lakegc::testing

@@ -1,0 +1,146 @@
+// hudi::journal::load() on timelines that are not what the writer makes:
+// unknown actions and damaged files are errors naming the file, a layout-2
+// name in a layout-1 folder is refused, legacy instants of an upgraded
+// table take their completion time from the file, a missing layout-2
+// timeline folder is an empty timeline, and a listing failure is reported.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "tool_fixture.hpp"
+
+using namespace lakegc;
+using namespace lakegc::testing;
+
+namespace {
+
+void write_v8_properties(memory_storage& s) {
+  REQUIRE(
+      s.write_if_absent(".hoodie/hoodie.properties",
+                        "hoodie.table.type=COPY_ON_WRITE\nhoodie.table.version=8\nhoodie.table.timeline.timezone=UTC\n")
+          .ok());
+}
+
+}  // namespace
+
+TEST_CASE("missing hoodie.properties: NotFound naming the file and saying it is not a table") {
+  memory_storage s;
+  auto j = journal_t::open(s, "/lake/nothing");
+  REQUIRE_FALSE(j.ok());
+  CHECK(absl::IsNotFound(j.status()));
+  CHECK(msg(j.status()).find("/lake/nothing/.hoodie/hoodie.properties") != std::string::npos);
+  CHECK(msg(j.status()).find("not a Hudi table") != std::string::npos);
+}
+
+TEST_CASE("an unknown action or state on the timeline is an error naming the file") {
+  for (const char* bad : {".hoodie/20260101000000000.frobnicate", ".hoodie/20260101000000000.commit.done"}) {
+    memory_storage s;
+    write_versions(s, {instant("20250101000000000")});
+    REQUIRE(s.write_if_absent(bad, "").ok());
+    auto j = journal_t::open(s, "/t");
+    TOOL_REQUIRE_OK(j);
+    auto md = j->load();
+    REQUIRE_FALSE(md.ok());
+    CHECK_MESSAGE(msg(md.status()).find(std::string("/t/") + bad) != std::string::npos, msg(md.status()));
+  }
+}
+
+TEST_CASE("names that are not instants are skipped: properties, .crc files, folders") {
+  memory_storage s;
+  write_versions(s, {instant("20250101000000000")});
+  for (const char* other : {".hoodie/hoodie.properties.backup", ".hoodie/.20250101000000000.commit.crc",
+                            ".hoodie/20250101000000000.commit.crc", ".hoodie/archived/.commits_.archive.1_1-0-1",
+                            ".hoodie/.aux/.bootstrap/.partitions/x", ".hoodie/metadata/.hoodie/hoodie.properties"}) {
+    REQUIRE(s.write_if_absent(other, "whatever").ok());
+  }
+  auto j = journal_t::open(s, "/t");
+  TOOL_REQUIRE_OK(j);
+  auto md = j->load();
+  TOOL_REQUIRE_OK(md);
+  CHECK(md->timeline.size() == 1);
+}
+
+TEST_CASE("a completion time in a layout-1 name is refused") {
+  memory_storage s;
+  write_versions(s, {instant("20250101000000000")});
+  REQUIRE(s.write_if_absent(".hoodie/20250102000000000_20250102000001000.commit", "").ok());
+  auto j = journal_t::open(s, "/t");
+  TOOL_REQUIRE_OK(j);
+  auto md = j->load();
+  REQUIRE_FALSE(md.ok());
+  CHECK(msg(md.status()).find("20250102000000000_20250102000001000.commit") != std::string::npos);
+  CHECK(msg(md.status()).find("layout 1") != std::string::npos);
+}
+
+TEST_CASE("damaged instant files are errors naming the file; empty in-flight files are normal") {
+  struct Case {
+    const char* name;
+    std::string bytes;
+    bool ok;
+  };
+  const Case cases[] = {
+      {"20250102000000000.inflight", "", true},
+      {"20250102000000000.inflight", "{\"partitionToWriteStats\" : {", false},
+      {"20250102000000000.rollback.inflight", "", true},
+      {"20250102000000000.rollback.requested", "garbage", false},
+      {"20250102000000000.rollback.requested", std::string("Obj\x01", 4) + "truncated", false},
+      {"20250102000000000.clean.requested", "", false},  // a plan is required
+      {"20250102000000000.savepoint", "{}", false},      // Avro expected
+      {"20250102000000000.indexing.inflight", "{\"a\": [1, 2]}", true},
+  };
+  for (const Case& c : cases) {
+    memory_storage s;
+    write_versions(s, {instant("20250101000000000")});
+    REQUIRE(s.write_if_absent(std::string(".hoodie/") + c.name, c.bytes).ok());
+    auto j = journal_t::open(s, "/t");
+    TOOL_REQUIRE_OK(j);
+    auto md = j->load();
+    INFO(c.name << " holding '" << c.bytes << "'");
+    CHECK(md.ok() == c.ok);
+    if (!md.ok()) CHECK_MESSAGE(msg(md.status()).find(c.name) != std::string::npos, msg(md.status()));
+  }
+}
+
+TEST_CASE("layout 2: a legacy completed file takes its completion time from its modification time") {
+  memory_storage s;
+  write_v8_properties(s);
+  REQUIRE(s.write_if_absent(".hoodie/timeline/20250101000000000.commit", "{}").ok());  // legacy: JSON, no completion
+  REQUIRE(s.set_mtime(".hoodie/timeline/20250101000000000.commit", 1'735'689'602'000).ok());  // 2025-01-01T00:00:02Z
+  REQUIRE(s.write_if_absent(".hoodie/timeline/20250101000010000_20250101000011000.commit", "").ok());
+  auto j = journal_t::open(s, "/t");
+  TOOL_REQUIRE_OK(j);
+  auto md = j->load();
+  TOOL_REQUIRE_OK(md);
+  REQUIRE(md->timeline.size() == 2);
+  CHECK(md->timeline.instants()[0].completed == instant("20250101000002000"));
+  CHECK(md->timeline.instants()[1].completed == instant("20250101000011000"));
+  CHECK(md->timeline.completed_commits().size() == 2);
+}
+
+TEST_CASE("layout 2 without a timeline folder (object stores have no empty folders) is an empty timeline") {
+  memory_storage s;
+  write_v8_properties(s);
+  auto j = journal_t::open(s, "s3://b/t");
+  TOOL_REQUIRE_OK(j);
+  auto md = j->load();
+  TOOL_REQUIRE_OK(md);
+  CHECK(md->timeline.empty());
+  CHECK(md->layout == TimelineLayout::v2);
+}
+
+TEST_CASE("a storage failure while listing or reading is reported with the path") {
+  memory_storage s;
+  write_versions(s, {instant("20250101000000000")});
+  auto j = journal_t::open(s, "/t");
+  TOOL_REQUIRE_OK(j);
+  s.fail_next(storage_op::list, absl::UnavailableError("injected"));
+  auto listed = j->load();
+  REQUIRE_FALSE(listed.ok());
+  CHECK(absl::IsUnavailable(listed.status()));
+  CHECK(msg(listed.status()).find("/t/.hoodie") != std::string::npos);
+  s.fail_next(storage_op::read, absl::UnavailableError("injected"));
+  auto read = j->load();
+  REQUIRE_FALSE(read.ok());
+  CHECK(absl::IsUnavailable(read.status()));
+  CHECK(msg(read.status()).find("/t/.hoodie/20250101000000000") != std::string::npos);
+}

@@ -1,0 +1,258 @@
+// File: tools/cli/commands.hpp
+// -----------------------------------------------------------------------------
+// The `lakegc` commands: parse the words after the program name, run, print
+// (results on stdout, errors on stderr) and return the exit code:
+//   0  success
+//   1  refusal (e.g. `clean` without --dry-run: execution on real Hudi
+//      tables comes in a later release)
+//   2  bad usage or bad input (unknown option, not a table, a damaged
+//      timeline file, an invalid cleaning key)
+#pragma once
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "args.hpp"
+#include "inspect.hpp"
+#include "plan.hpp"
+
+namespace lakegc::cli {
+
+inline constexpr std::string_view kMainHelp = R"(lakegc: what an Apache Hudi table may delete, and why
+
+usage: lakegc <command> [options]
+
+commands:
+  inspect TABLE        table facts, timeline, and per partition the file groups
+                       with their slices (replaced groups marked)
+  plan clean TABLE     the clean plan under a cleaning policy, with the reason each
+                       file may go and why each retained instant stays (dry run)
+  clean TABLE          execute a clean: not yet on real Hudi tables (refuses);
+                       `clean --dry-run` prints the plan
+
+Every command reads a local table folder (the one holding .hoodie/) and changes
+nothing. `lakegc <command> --help` lists a command's options.
+
+exit codes: 0 success, 1 refusal, 2 bad usage or bad input
+)";
+
+inline constexpr std::string_view kInspectHelp = R"(usage: lakegc inspect TABLE [--as-of INSTANT] [--json]
+
+Shows the table's facts (type, version, timeline layout, partitioning), its
+timeline, and per partition the file groups with their file slices (base file,
+log files); groups replaced by a completed replacecommit are marked.
+
+options:
+  --as-of INSTANT   the table as a reader at INSTANT (yyyyMMddHHmmss[SSS]) saw it:
+                    only instants requested at or before it count
+  --json            machine-readable output (shape in docs/hudi-and-cli.md)
+  -h, --help        this help
+
+exit codes: 0 success, 2 bad usage or bad input
+)";
+
+inline constexpr std::string_view kPlanHelp = R"(usage: lakegc plan clean TABLE [options]
+
+subcommands:
+  clean   the clean plan under a cleaning policy (`lakegc plan clean --help`)
+)";
+
+inline constexpr std::string_view kPlanCleanHelp =
+    R"(usage: lakegc plan clean TABLE [--conf KEY=VALUE ...] [--props FILE] [--json]
+
+Plans a clean with Hudi's cleaning rules and prints, for every file, the reason
+it may go, for every retained instant why it stays, and the bytes a clean
+would reclaim. Nothing is deleted.
+
+The policy comes from Hudi's keys, as you pass them to Spark:
+  hoodie.clean.policy=KEEP_LATEST_COMMITS | KEEP_LATEST_FILE_VERSIONS | KEEP_LATEST_BY_HOURS
+  hoodie.clean.commits.retained=10, hoodie.clean.fileversions.retained=3,
+  hoodie.clean.hours.retained=24, hoodie.clean.incremental.enabled, ...
+  (legacy hoodie.cleaner.* spellings too). Keys outside hoodie.clean* are ignored,
+  so a whole Spark or Hudi config file can be passed; an unknown hoodie.clean* key
+  is an error.
+
+options:
+  --props FILE       a Java properties file (spark-defaults.conf style works too);
+                     may be repeated, later files win
+  --conf KEY=VALUE   one setting; may be repeated; wins over --props
+  --now INSTANT      plan as if the clock read INSTANT (KEEP_LATEST_BY_HOURS only)
+  --json             machine-readable output (shape in docs/hudi-and-cli.md)
+  -h, --help         this help
+
+exit codes: 0 success, 2 bad usage or bad input
+)";
+
+inline constexpr std::string_view kCleanHelp =
+    R"(usage: lakegc clean TABLE [--dry-run] [--conf KEY=VALUE ...] [--props FILE] [--json]
+
+Executing a clean on a real Hudi table comes in a later release: without
+--dry-run this command checks the table and the configuration, then refuses
+(exit code 1) and deletes nothing. With --dry-run it prints the plan, exactly
+as `lakegc plan clean` does.
+
+options:
+  --dry-run          print the plan instead of executing it
+  --props FILE, --conf KEY=VALUE, --now INSTANT, --json
+                     as for `lakegc plan clean`
+  -h, --help         this help
+
+exit codes: 0 success (--dry-run), 1 refused, 2 bad usage or bad input
+)";
+
+namespace detail {
+
+inline int usage_error(std::string_view command, std::string_view message) {
+  fmt::print(stderr, "lakegc {}: {}\nsee `lakegc {} --help`\n", command, message, command);
+  return exit_bad_input;
+}
+
+inline int input_error(const Status& st) {
+  fmt::print(stderr, "lakegc: {}\n", message_of(st));
+  return exit_bad_input;
+}
+
+inline void print_out(const std::string& s) {
+  std::fwrite(s.data(), 1, s.size(), stdout);
+  std::fflush(stdout);
+}
+
+inline std::int64_t wall_clock_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// The merged cleaning configuration: --props files in order, then --conf.
+inline StatusOr<config::Properties> gather_properties(const ParsedArgs& a) {
+  config::Properties props;
+  for (const auto& file : a.all("--props")) {
+    LAKEGC_ASSIGN_OR_RETURN(config::Properties more, read_properties_file(file));
+    for (auto& [k, v] : more) props[k] = std::move(v);
+  }
+  for (const auto& kv : a.all("--conf")) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return absl::InvalidArgumentError(fmt::format("--conf '{}': expected KEY=VALUE", kv));
+    }
+    props[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  return props;
+}
+
+// plan clean and clean --dry-run share this.
+inline int run_plan(std::string_view command, const ParsedArgs& a) {
+  if (a.positional.size() != 1) return usage_error(command, "expected exactly one TABLE");
+  auto props = gather_properties(a);
+  if (!props.ok()) {
+    const bool usage = message_of(props.status()).starts_with("--conf");
+    return usage ? usage_error(command, message_of(props.status())) : input_error(props.status());
+  }
+  // Check the configuration before touching the table: a typo is cheaper
+  // to report than a listing.
+  if (auto policy = config::from_properties(*props); !policy.ok()) return input_error(policy.status());
+  auto table = open_table(a.positional[0]);
+  if (!table.ok()) return input_error(table.status());
+  std::int64_t now = wall_clock_ms();
+  if (const std::string* t = a.last("--now")) {
+    auto instant = InstantTime::parse(*t);
+    if (!instant.ok()) return usage_error(command, fmt::format("--now: {}", message_of(instant.status())));
+    auto ms = instant->to_epoch_ms((*table)->metadata.timezone);
+    if (!ms.ok()) return usage_error(command, fmt::format("--now: {}", message_of(ms.status())));
+    now = *ms;
+  }
+  auto report = plan_clean_report(**table, *props, now, listing_progress::wanted());
+  if (!report.ok()) return input_error(report.status());
+  print_out(a.flag("--json") ? plan_json(*report) : plan_text(*report));
+  return exit_ok;
+}
+
+}  // namespace detail
+
+inline int run_inspect(std::span<const std::string> args) {
+  auto a = parse_args(args, {"--json"}, {"--as-of"});
+  if (!a.ok()) return detail::usage_error("inspect", message_of(a.status()));
+  if (a->help) {
+    detail::print_out(std::string(kInspectHelp));
+    return exit_ok;
+  }
+  if (a->positional.size() != 1) return detail::usage_error("inspect", "expected exactly one TABLE");
+  std::optional<InstantTime> as_of;
+  if (const std::string* t = a->last("--as-of")) {
+    auto parsed = InstantTime::parse(*t);
+    if (!parsed.ok()) return detail::usage_error("inspect", fmt::format("--as-of: {}", message_of(parsed.status())));
+    as_of = *parsed;
+  }
+  auto table = open_table(a->positional[0]);
+  if (!table.ok()) return detail::input_error(table.status());
+  auto report = inspect(**table, as_of, listing_progress::wanted());
+  if (!report.ok()) return detail::input_error(report.status());
+  detail::print_out(a->flag("--json") ? inspect_json(*report) : inspect_text(*report));
+  return exit_ok;
+}
+
+inline int run_plan_command(std::span<const std::string> args) {
+  if (args.empty()) {
+    std::fputs(kPlanHelp.data(), stderr);
+    return exit_bad_input;
+  }
+  if (args[0] == "-h" || args[0] == "--help") {
+    detail::print_out(std::string(kPlanHelp));
+    return exit_ok;
+  }
+  if (args[0] != "clean")
+    return detail::usage_error("plan", fmt::format("unknown plan '{}' (expected: clean)", args[0]));
+  auto a = parse_args(args.subspan(1), {"--json"}, {"--conf", "--props", "--now"});
+  if (!a.ok()) return detail::usage_error("plan clean", message_of(a.status()));
+  if (a->help) {
+    detail::print_out(std::string(kPlanCleanHelp));
+    return exit_ok;
+  }
+  return detail::run_plan("plan clean", *a);
+}
+
+inline int run_clean(std::span<const std::string> args) {
+  auto a = parse_args(args, {"--json", "--dry-run"}, {"--conf", "--props", "--now"});
+  if (!a.ok()) return detail::usage_error("clean", message_of(a.status()));
+  if (a->help) {
+    detail::print_out(std::string(kCleanHelp));
+    return exit_ok;
+  }
+  if (a->flag("--dry-run")) return detail::run_plan("clean", *a);
+  if (a->positional.size() != 1) return detail::usage_error("clean", "expected exactly one TABLE");
+  auto props = detail::gather_properties(*a);
+  if (!props.ok()) return detail::input_error(props.status());
+  if (auto policy = config::from_properties(*props); !policy.ok()) return detail::input_error(policy.status());
+  auto table = open_table(a->positional[0]);
+  if (!table.ok()) return detail::input_error(table.status());
+  fmt::print(stderr,
+             "lakegc clean: refusing to delete anything in {}: executing a clean on a real Hudi table comes in a "
+             "later release.\nRun `lakegc plan clean` (or `lakegc clean --dry-run`) to see what a clean would "
+             "delete.\n",
+             a->positional[0]);
+  return exit_refused;
+}
+
+/// The whole tool: `args` are the words after the program name.
+inline int run(std::span<const std::string> args) {
+  if (args.empty()) {
+    std::fputs(kMainHelp.data(), stderr);
+    return exit_bad_input;
+  }
+  const std::string& cmd = args[0];
+  const auto rest = args.subspan(1);
+  if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+    detail::print_out(std::string(kMainHelp));
+    return exit_ok;
+  }
+  if (cmd == "inspect") return run_inspect(rest);
+  if (cmd == "plan") return run_plan_command(rest);
+  if (cmd == "clean") return run_clean(rest);
+  fmt::print(stderr, "lakegc: unknown command '{}'\nsee `lakegc --help`\n", cmd);
+  return exit_bad_input;
+}
+
+}  // namespace lakegc::cli

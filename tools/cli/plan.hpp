@@ -1,0 +1,284 @@
+// File: tools/cli/plan.hpp
+// -----------------------------------------------------------------------------
+// `lakegc plan clean`: the clean plan lakegc's planner makes for a table
+// under a user's cleaning configuration (Hudi's `hoodie.clean.*` keys, as
+// passed to Spark), with the reason each file may go, why each retained
+// slice's instant stays, and the bytes a clean would reclaim. Read-only.
+//
+// JSON shape (stable; field names of Hudi's HoodieCleanerPlan where they
+// exist, documented in docs/hudi-and-cli.md):
+//   {"plan": {"earliestInstantToRetain": "<instant>" | null,
+//             "lastCompletedCommitTimestamp": "<instant>" | "",
+//             "policy": "KEEP_LATEST_COMMITS",
+//             "filePathsToBeDeletedPerPartition": {"<partition>": ["<path relative to the table root>"]},
+//             "partitionsToBeDeleted": [...], "extraMetadata": {...}},
+//    "reasons": {"scope": {"kind", "fallback_reason"},
+//                "files": {"<path>": {"reason", "slice", "size_bytes"}},
+//                "retained": {"<instant>": ["<why it stays>", ...]},
+//                "pending_cleans": [...]},
+//    "bytes_reclaimable": N}
+#pragma once
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <set>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "lakegc/plan/plan_clean.hpp"
+#include "lakegc/policy/config.hpp"
+#include "json.hpp"
+#include "table.hpp"
+#include "text.hpp"
+
+namespace lakegc::cli {
+
+// Why a slice that the plan keeps stays. Wording is part of the JSON.
+inline constexpr std::string_view kLatestSlice = "latest slice";
+inline constexpr std::string_view kInsideWindow = "inside the retention window";
+inline constexpr std::string_view kNewestBeforeBoundary = "newest slice before the boundary";
+inline constexpr std::string_view kSavepoint = "savepoint";
+inline constexpr std::string_view kPendingCompaction = "pending compaction";
+inline constexpr std::string_view kNoBoundary = "no earliest commit to retain yet";
+inline constexpr std::string_view kNotInScope = "partition not in this incremental clean's scope";
+inline constexpr std::string_view kReplacedNotYet = "replaced group, replacecommit not before the boundary";
+inline constexpr std::string_view kLeased = "read by a leased snapshot";
+
+struct PlanReport {
+  std::string path;
+  std::string policy;  ///< e.g. "KEEP_LATEST_COMMITS (10 commits retained)"
+  CleanPlan plan;
+  CleanScope scope;
+  /// Base instant of each slice the plan keeps -> why it stays.
+  std::map<InstantTime, std::set<std::string>> retained;
+  /// Cleans requested or in flight: Hudi finishes them before planning anew.
+  std::vector<InstantTime> pending_cleans;
+};
+
+/// A one-line description of a runtime policy.
+inline std::string describe(const config::runtime_cleaning_policy& p) {
+  return std::visit(
+      [](const auto& r) -> std::string {
+        using R = std::decay_t<decltype(r)>;
+        if constexpr (std::is_same_v<R, keep_latest_commits>) {
+          return fmt::format("{} ({} commit{} retained)", R::hudi_name(), r.commits, r.commits == 1 ? "" : "s");
+        } else if constexpr (std::is_same_v<R, keep_latest_file_versions>) {
+          return fmt::format("{} ({} file version{} retained)", R::hudi_name(), r.versions, r.versions == 1 ? "" : "s");
+        } else {
+          return fmt::format("{} ({} hour{} retained)", R::hudi_name(), r.hours, r.hours == 1 ? "" : "s");
+        }
+      },
+      p.rule());
+}
+
+namespace detail {
+
+// Why each kept slice stays, mirroring plan_partition's rules (the plan is
+// the planner's; this only explains it).
+inline std::map<InstantTime, std::set<std::string>> explain_retained(const TableView& v, const CleanPlan& plan,
+                                                                     const CleanScope& scope, const CleanDecision& d,
+                                                                     const CleanContext& ctx) {
+  std::map<InstantTime, std::set<std::string>> out;
+  const Retention& r = d.retention;
+  const bool boundary = r.has_boundary;
+  for (std::uint32_t pi = 0; pi < v.partitions().size(); ++pi) {
+    const Partition& part = v.partitions()[pi];
+    const bool scanned = std::binary_search(scope.partitions.begin(), scope.partitions.end(), pi);
+    std::set<std::string_view> deleted;
+    if (auto it = plan.files_per_partition.find(part.path); it != plan.files_per_partition.end()) {
+      for (const auto& f : it->second) deleted.insert(f.name);
+    }
+    for (const FileGroup& g : v.groups_of(part)) {
+      const auto slices = v.slices_of(g);
+      std::size_t keep_boundary = slices.size();
+      if (boundary && r.ectr) {
+        for (std::size_t i = 0; i < slices.size(); ++i) {
+          if (slices[i].base_instant < *r.ectr) {
+            keep_boundary = i;
+            break;
+          }
+        }
+      }
+      const bool pending = d.guards.pending_table_services && g.pending_compaction_base.has_value();
+      std::uint32_t k = r.versions.value_or(0);
+      if (pending && k > 0) --k;
+      std::uint32_t seen = 0;
+      for (std::size_t i = 0; i < slices.size(); ++i) {
+        const FileSlice& s = slices[i];
+        const bool compacting = pending && s.base_instant >= *g.pending_compaction_base;
+        const bool within_versions = r.versions && !compacting && seen++ < k;
+        const std::string_view first = s.base_file != kNoFile ? v.file_name(s.base_file)
+                                       : s.log_count          ? v.file_name(v.logs_of(s)[0])
+                                                              : std::string_view();
+        if (!first.empty() && deleted.contains(first)) continue;
+        std::set<std::string> why;
+        if (!scanned) {
+          why.emplace(scope.kind == ScanKind::none ? kNoBoundary : kNotInScope);
+        } else {
+          if (d.guards.savepoints && lakegc::detail::slice_savepointed(v, s)) why.emplace(kSavepoint);
+          if (compacting) why.emplace(kPendingCompaction);
+          if (d.guards.reader_leases) {
+            for (const InstantTime& lease : ctx.leases) {
+              if (lakegc::detail::slice_read_at(slices, lease) == static_cast<std::ptrdiff_t>(i)) why.emplace(kLeased);
+            }
+          }
+          if (g.replaced_by) {
+            if (boundary && !r.versions && (!r.ectr || !(*g.replaced_by < *r.ectr))) why.emplace(kReplacedNotYet);
+          } else {
+            if (i == 0) why.emplace(kLatestSlice);
+            if (boundary) {
+              if (!r.ectr) {
+                why.emplace(kNoBoundary);
+              } else if (s.base_instant >= *r.ectr) {
+                why.emplace(kInsideWindow);
+              } else if (i == keep_boundary) {
+                why.emplace(kNewestBeforeBoundary);
+              }
+            }
+            if (within_versions)
+              why.insert(fmt::format("within the newest {} version{}", *r.versions, *r.versions == 1 ? "" : "s"));
+          }
+        }
+        if (why.empty()) why.emplace("kept by a guard");
+        out[s.base_instant].insert(why.begin(), why.end());
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace detail
+
+/// Reads a Java properties file (a user's Spark or Hudi config).
+inline StatusOr<config::Properties> read_properties_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return absl::InvalidArgumentError(fmt::format("{}: is a directory, expected a properties file", path));
+  }
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return absl::NotFoundError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  std::string text;
+  char buf[8192];
+  std::size_t n = 0;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+  const bool failed = std::ferror(f) != 0;
+  std::fclose(f);
+  if (failed) return absl::DataLossError(fmt::format("{}: read error", path));
+  return config::parse_properties(text, path);
+}
+
+/// Plans a clean of an opened table under `props`, as of wall-clock
+/// `now_ms` (which only KEEP_LATEST_BY_HOURS reads).
+inline StatusOr<PlanReport> plan_clean_report(Table& table, const config::Properties& props, std::int64_t now_ms,
+                                              bool show_progress = false) {
+  LAKEGC_ASSIGN_OR_RETURN(config::runtime_cleaning_policy policy, config::from_properties(props));
+  PlanReport r;
+  r.path = table.path;
+  r.policy = describe(policy);
+  const TableMetadata& md = table.metadata;
+  for (const Instant* c : md.timeline.cleans()) {
+    if (c->is_pending()) r.pending_cleans.push_back(c->requested);
+  }
+  LAKEGC_ASSIGN_OR_RETURN(TableView view, list_view(table, md, show_progress));
+  CleanContext ctx;
+  ctx.now_ms = now_ms;
+  LAKEGC_ASSIGN_OR_RETURN(r.plan, plan_clean(view, md, policy, ctx, &r.scope));
+  r.retained = detail::explain_retained(view, r.plan, r.scope, decide_clean(md, policy, ctx), ctx);
+  return r;
+}
+
+inline std::string plan_json(const PlanReport& r) {
+  const CleanPlan& p = r.plan;
+  json_writer w;
+  w.begin_object();
+  w.key("plan").begin_object();
+  w.key("earliestInstantToRetain").value(detail::instant_or_null(p.earliest_instant_to_retain));
+  w.key("lastCompletedCommitTimestamp")
+      .value(p.last_completed_commit_timestamp ? p.last_completed_commit_timestamp->str() : std::string());
+  w.key("policy").value(p.policy);
+  w.key("filePathsToBeDeletedPerPartition").begin_object();
+  for (const auto& [partition, files] : p.files_per_partition) {
+    w.key(partition).begin_array();
+    for (const auto& f : files) w.value(join_path(partition, f.name));
+    w.end_array();
+  }
+  w.end_object();
+  w.key("partitionsToBeDeleted").strings(p.partitions_to_be_deleted);
+  w.key("extraMetadata").begin_object();
+  for (const auto& [k, v] : p.extra_metadata) w.key(k).value(v);
+  w.end_object();
+  w.end_object();
+
+  w.key("reasons").begin_object();
+  w.key("scope").begin_object();
+  w.key("kind").value(to_string(r.scope.kind));
+  w.key("fallback_reason")
+      .value(r.scope.fallback_reason.empty() ? std::optional<std::string>() : std::optional(r.scope.fallback_reason));
+  w.end_object();
+  w.key("files").begin_object();
+  for (const auto& [partition, files] : p.files_per_partition) {
+    for (const auto& f : files) {
+      w.key(join_path(partition, f.name)).begin_object();
+      w.key("reason").value(to_string(f.reason));
+      w.key("slice").value(f.slice.str());
+      w.key("size_bytes").value(f.size);
+      w.end_object();
+    }
+  }
+  w.end_object();
+  w.key("retained").begin_object();
+  for (const auto& [instant, why] : r.retained) {
+    w.key(instant.str()).begin_array();
+    for (const auto& s : why) w.value(s);
+    w.end_array();
+  }
+  w.end_object();
+  w.key("pending_cleans").begin_array();
+  for (const auto& t : r.pending_cleans) w.value(t.str());
+  w.end_array();
+  w.end_object();
+  w.key("bytes_reclaimable").value(p.bytes());
+  w.end_object();
+  return w.str();
+}
+
+inline std::string plan_text(const PlanReport& r) {
+  const CleanPlan& p = r.plan;
+  std::string out;
+  appendln(out, "clean plan for {} under {} (dry run: nothing is deleted)", r.path, r.policy);
+  appendln(out, "  earliest commit to retain: {}; last completed commit: {}",
+           p.earliest_instant_to_retain ? p.earliest_instant_to_retain->str() : std::string("none"),
+           p.last_completed_commit_timestamp ? p.last_completed_commit_timestamp->str() : std::string("none"));
+  appendln(out, "  partitions scanned: {} ({} scan{})", r.scope.partitions.size(), to_string(r.scope.kind),
+           r.scope.fallback_reason.empty() ? std::string() : "; " + r.scope.fallback_reason);
+  for (const auto& t : r.pending_cleans) {
+    appendln(out, "  note: clean {} is pending; Hudi finishes it before scheduling another", t);
+  }
+  out += '\n';
+  if (!p.has_work()) {
+    appendln(out, "nothing to delete");
+  } else {
+    appendln(out, "delete {} files, {} reclaimable:", p.file_count(), human_bytes(p.bytes()));
+    for (const auto& [partition, files] : p.files_per_partition) {
+      for (const auto& f : files) {
+        appendln(out, "  {}  ({}, slice {}, {})", join_path(partition, f.name), to_string(f.reason), f.slice,
+                 human_bytes(f.size));
+      }
+    }
+    for (const auto& part : p.partitions_to_be_deleted) appendln(out, "  partition {} (emptied by replacement)", part);
+  }
+  out += '\n';
+  appendln(out, "retained instants (base instants of the slices kept):");
+  for (const auto& [instant, why] : r.retained) {
+    std::string reasons;
+    for (const auto& s : why) reasons += (reasons.empty() ? "" : "; ") + s;
+    appendln(out, "  {}  {}", instant, reasons);
+  }
+  return out;
+}
+
+}  // namespace lakegc::cli
