@@ -18,6 +18,7 @@
 
 #include "args.hpp"
 #include "inspect.hpp"
+#include "orphans.hpp"
 #include "plan.hpp"
 
 namespace lakegc::cli {
@@ -33,11 +34,13 @@ commands:
                        file may go and why each retained instant stays (dry run)
   clean TABLE          execute a clean: not yet on real Hudi tables (refuses);
                        `clean --dry-run` prints the plan
+  orphans TABLE        files no table state ever referenced (dry run unless
+                       --execute)
 
-Every command reads a local table folder (the one holding .hoodie/) and changes
-nothing. `lakegc <command> --help` lists a command's options.
+Every command reads a local table folder (the one holding .hoodie/); only
+`orphans --execute` changes it. `lakegc <command> --help` lists a command's options.
 
-exit codes: 0 success, 1 refusal, 2 bad usage or bad input
+exit codes: 0 success, 1 findings or refusal, 2 bad usage or bad input
 )";
 
 inline constexpr std::string_view kInspectHelp = R"(usage: lakegc inspect TABLE [--as-of INSTANT] [--json]
@@ -251,6 +254,7 @@ inline int run(std::span<const std::string> args) {
   if (cmd == "inspect") return run_inspect(rest);
   if (cmd == "plan") return run_plan_command(rest);
   if (cmd == "clean") return run_clean(rest);
+  if (cmd == "orphans") return run_orphans(rest);
   fmt::print(stderr, "lakegc: unknown command '{}'\nsee `lakegc --help`\n", cmd);
   return exit_bad_input;
 }

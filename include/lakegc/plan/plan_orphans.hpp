@@ -49,6 +49,7 @@
 #include "lakegc/core/file_name.hpp"
 #include "lakegc/core/load_view.hpp"
 #include "lakegc/core/table_metadata.hpp"
+#include "lakegc/plan/clean_plan.hpp"
 #include "lakegc/storage/storage.hpp"
 
 namespace lakegc {

@@ -1,0 +1,202 @@
+// File: tools/cli/orphans.hpp
+// -----------------------------------------------------------------------------
+// `lakegc orphans TABLE`: the orphan sweep over a local table, from a listing
+// or an object-store inventory; a dry run unless --execute. Executing is
+// allowed on a real Hudi table because orphans are, by definition, unknown
+// to the table's metadata.
+#pragma once
+
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <absl/time/time.h>
+#include <fmt/format.h>
+
+#include "args.hpp"
+#include "json.hpp"
+#include "lakegc/exec/orphan_executor.hpp"
+#include "lakegc/plan/inventory.hpp"
+#include "table.hpp"
+
+namespace lakegc::cli {
+
+inline constexpr std::string_view kOrphansHelp =
+    R"(usage: lakegc orphans TABLE [--older-than 3d] [--inventory FILE [--location URI]
+                      [--prefix-mismatch error|ignore|delete]] [--force] [--json] [--execute]
+
+Lists data files that no table state ever referenced (outputs of failed or
+killed writes, speculative duplicates) and, with --execute, deletes those older
+than the cutoff. Guards stop the sweep instead of guessing: unreadable
+metadata, another table's .hoodie/ inside the location, an empty listing of a
+partition that holds live file groups, a cutoff shorter than the longest write.
+
+options:
+  --older-than AGE        only files at least this old: Nd, Nh, Nm or Ns (default 3d)
+  --inventory FILE        read an inventory (CSV or JSON lines of path, size,
+                          modification time) instead of listing the table
+  --location URI          the table location as the inventory names it
+                          (default: the table's absolute path)
+  --prefix-mismatch MODE  inventory entries outside the location: error (default),
+                          ignore, or delete (compare paths without scheme/authority)
+  --force                 allow a cutoff shorter than the longest write
+  --execute               delete the orphans (default: dry run)
+  --json                  machine-readable output
+  -h, --help              this help
+
+exit codes: 0 nothing to do or deleted, 1 orphans found (dry run) or a guard
+stopped the sweep, 2 bad usage or bad input
+)";
+
+namespace detail {
+
+inline StatusOr<std::int64_t> parse_age(std::string_view s) {
+  if (s.size() < 2) return absl::InvalidArgumentError(fmt::format("--older-than '{}': expected Nd, Nh, Nm or Ns", s));
+  std::int64_t n = 0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size() - 1, n);
+  const char unit = s.back();
+  const std::int64_t scale = unit == 'd' ? kDayMs : unit == 'h' ? 3'600'000 : unit == 'm' ? 60'000 : unit == 's' ? 1000 : 0;
+  if (ec != std::errc() || ptr != s.data() + s.size() - 1 || n < 0 || scale == 0) {
+    return absl::InvalidArgumentError(fmt::format("--older-than '{}': expected Nd, Nh, Nm or Ns", s));
+  }
+  return n * scale;
+}
+
+inline std::string iso8601(std::int64_t ms) {
+  return absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", absl::FromUnixMillis(ms), absl::UTCTimeZone());
+}
+
+inline void orphan_files_json(json_writer& j, const std::vector<OrphanFile>& files) {
+  j.begin_array();
+  for (const auto& f : files) {
+    j.begin_object();
+    j.key("path").value(f.path);
+    j.key("size").value(static_cast<std::uint64_t>(f.size));
+    j.key("mtime").value(iso8601(f.mtime_ms));
+    j.end_object();
+  }
+  j.end_array();
+}
+
+}  // namespace detail
+
+inline std::string orphans_json(const OrphanPlan& plan, const std::optional<OrphanOutcome>& done) {
+  json_writer j;
+  j.begin_object();
+  j.key("orphans");
+  detail::orphan_files_json(j, plan.orphans);
+  j.key("too_young");
+  detail::orphan_files_json(j, plan.too_young);
+  j.key("guards").begin_array();
+  for (const auto& g : plan.guards) {
+    j.begin_object();
+    j.key("partition").value(g.scope);
+    j.key("reason").value(g.reason);
+    j.end_object();
+  }
+  j.end_array();
+  j.key("bytes").value(static_cast<std::uint64_t>(plan.bytes));
+  j.key("executed").value(done.has_value());
+  if (done) {
+    j.key("files_deleted").value(static_cast<std::uint64_t>(done->files_deleted));
+    j.key("files_already_gone").value(static_cast<std::uint64_t>(done->files_already_gone));
+    j.key("bytes_deleted").value(static_cast<std::uint64_t>(done->bytes_deleted));
+  }
+  j.end_object();
+  return j.str();
+}
+
+inline std::string orphans_text(const OrphanPlan& plan, const std::optional<OrphanOutcome>& done) {
+  std::string out;
+  for (const auto& g : plan.guards) {
+    out += fmt::format("guard{}: {}\n", g.scope.empty() ? "" : fmt::format(" ({})", g.scope), g.reason);
+  }
+  for (const auto& f : plan.orphans) {
+    out += fmt::format("orphan     {}  {} bytes  {}\n", f.path, f.size, detail::iso8601(f.mtime_ms));
+  }
+  for (const auto& f : plan.too_young) {
+    out += fmt::format("too young  {}  {} bytes  {}\n", f.path, f.size, detail::iso8601(f.mtime_ms));
+  }
+  out += fmt::format("{} orphan(s), {} bytes; {} too young; {} listed, {} referenced, {} kept, {} not data files\n",
+                     plan.orphans.size(), plan.bytes, plan.too_young.size(), plan.listed, plan.referenced, plan.kept,
+                     plan.not_data_files);
+  if (done) {
+    out += fmt::format("deleted {} file(s), {} bytes ({} already gone)\n", done->files_deleted, done->bytes_deleted,
+                       done->files_already_gone);
+  } else if (!plan.orphans.empty()) {
+    out += "dry run: nothing deleted (pass --execute to delete)\n";
+  }
+  return out;
+}
+
+inline int run_orphans(std::span<const std::string> args) {
+  auto usage = [](std::string_view m) {
+    fmt::print(stderr, "lakegc orphans: {}\nsee `lakegc orphans --help`\n", m);
+    return exit_bad_input;
+  };
+  auto bad_input = [](const Status& st) {
+    fmt::print(stderr, "lakegc: {}\n", message_of(st));
+    return exit_bad_input;
+  };
+  auto a = parse_args(args, {"--json", "--execute", "--force"},
+                      {"--older-than", "--inventory", "--location", "--prefix-mismatch"});
+  if (!a.ok()) return usage(message_of(a.status()));
+  if (a->help) {
+    std::fwrite(kOrphansHelp.data(), 1, kOrphansHelp.size(), stdout);
+    return exit_ok;
+  }
+  if (a->positional.size() != 1) return usage("expected exactly one TABLE");
+  OrphanOptions options;
+  if (const std::string* age = a->last("--older-than")) {
+    auto ms = detail::parse_age(*age);
+    if (!ms.ok()) return usage(message_of(ms.status()));
+    options.older_than_ms = *ms;
+  }
+  options.force = a->flag("--force");
+  InventoryOptions inv_options;
+  if (const std::string* m = a->last("--prefix-mismatch")) {
+    if (*m == "error") inv_options.prefix_mismatch = PrefixMismatchMode::error;
+    else if (*m == "ignore") inv_options.prefix_mismatch = PrefixMismatchMode::ignore;
+    else if (*m == "delete") inv_options.prefix_mismatch = PrefixMismatchMode::delete_;
+    else return usage(fmt::format("--prefix-mismatch '{}': expected error, ignore or delete", *m));
+  }
+  auto table = open_table(a->positional[0]);
+  if (!table.ok()) return bad_input(table.status());
+  const std::int64_t now = absl::ToUnixMillis(absl::Now());
+
+  StatusOr<OrphanPlan> plan = absl::UnknownError("unset");
+  if (const std::string* inv = a->last("--inventory")) {
+    std::ifstream in(*inv, std::ios::binary);
+    if (!in) return bad_input(absl::NotFoundError(fmt::format("{}: cannot read the inventory", *inv)));
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string location =
+        a->last("--location") ? *a->last("--location") : std::filesystem::absolute((*table)->path).lexically_normal().string();
+    auto sweep = OrphanSweep::make((*table)->metadata, options, now);
+    if (!sweep.ok()) return bad_input(sweep.status());
+    InventoryMatcher matcher(location, inv_options);
+    Status st = read_inventory(text.str(), *inv, matcher,
+                               [&](const InventoryEntry& e) { sweep->add(e.path, e.size, e.mtime_ms); });
+    if (!st.ok()) return bad_input(st);
+    plan = std::move(*sweep).finish();
+  } else {
+    plan = plan_orphans(*(*table)->storage, (*table)->metadata, options, now);
+  }
+  if (!plan.ok()) return bad_input(plan.status());
+
+  std::optional<OrphanOutcome> done;
+  if (a->flag("--execute") && !plan->stopped) {
+    auto out = delete_orphans(*(*table)->storage, *plan);
+    if (!out.ok()) return bad_input(out.status());
+    done = *out;
+  }
+  const std::string text = a->flag("--json") ? orphans_json(*plan, done) : orphans_text(*plan, done);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  if (plan->stopped) return exit_refused;
+  if (!done && !plan->orphans.empty()) return exit_refused;  // findings
+  return exit_ok;
+}
+
+}  // namespace lakegc::cli
