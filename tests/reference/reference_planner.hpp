@@ -30,7 +30,12 @@
 //   groups (Hudi has no such check there; it only matters when a replaced
 //   group is under compaction, which Hudi's writers never produce);
 // * empty cleans never move the anchor backwards, and the plan reports the
-//   previous boundary whenever that rule applies, due or not.
+//   previous boundary whenever that rule applies, due or not;
+// * an incremental scan also covers commits requested before the previous
+//   boundary that completed after the previous clean (keep_by_hours does
+//   not clamp its boundary to pending writes, so such a commit falls in no
+//   window), and the partitions where a reader lease kept a slice the
+//   previous clean would have deleted.
 //
 // CANARY: Policy::drop_newest_before_boundary removes the rule "keep the
 // newest slice before the boundary" (the pre-0.14.1 KEEP_LATEST_BY_HOURS,
@@ -241,15 +246,25 @@ inline std::vector<std::string> partitions_to_scan(const TableView& v, const Tab
       }
     }
     if (usable) {
-      const InstantTime from = *md.last_completed_clean->earliest_commit_to_retain;
+      const CleanRecord& prev = *md.last_completed_clean;
+      const InstantTime from = *prev.earliest_commit_to_retain;
       std::set<std::string> touched;
       for (const auto& [t, info] : md.commits) {
-        if (t < from || !(t < *ectr)) continue;
         const Instant* i = md.timeline.find(t);
         if (i == nullptr || i->state != State::completed || !is_commit(i->action)) continue;
+        // The window [previous boundary, new boundary); and, before it, a
+        // commit that completed after the previous clean (it was still
+        // running then, so no earlier window saw it). Only where the
+        // completion time is known.
+        const bool in_window = !(t < from) && t < *ectr;
+        const bool late = t < from && i->completed && prev.instant < *i->completed;
+        if (!in_window && !late) continue;
         for (const std::string& w : info.partitions_written) touched.insert(w);
         for (const ReplacedGroup& r : info.replaced) touched.insert(r.partition);
       }
+      // Partitions where a reader lease kept a slice the previous clean
+      // would have deleted.
+      for (const std::string& part : prev.lease_vetoed_partitions) touched.insert(part);
       std::vector<std::string> out;
       for (const std::string& path : all) {
         if (touched.contains(path)) out.push_back(path);
@@ -369,18 +384,20 @@ inline CleanPlan plan(const TableView& v, const TableMetadata& md, const Policy&
       if (boundary_rule) {
         // Keep the latest slice and the newest slice before the boundary;
         // delete any other slice older than the boundary.
-        std::optional<InstantTime> newest_before;
+        // (A pointer, not an optional<InstantTime>: GCC 12 at -O1 warns
+        // that the optional's payload may be used uninitialized.)
+        const InstantTime* newest_before = nullptr;
         for (const FileSlice& s : slices) {
-          if (s.base_instant < *ectr && (!newest_before || *newest_before < s.base_instant)) {
-            newest_before = s.base_instant;
+          if (s.base_instant < *ectr && (newest_before == nullptr || *newest_before < s.base_instant)) {
+            newest_before = &s.base_instant;
           }
         }
-        if (p.drop_newest_before_boundary) newest_before.reset();  // CANARY (issue 8584)
+        if (p.drop_newest_before_boundary) newest_before = nullptr;  // CANARY (issue 8584)
         InstantTime latest = slices[0].base_instant;
         for (const FileSlice& s : slices) latest = std::max(latest, s.base_instant);
         for (const FileSlice& s : slices) {
           if (s.base_instant == latest) continue;
-          if (newest_before && s.base_instant == *newest_before) continue;
+          if (newest_before != nullptr && s.base_instant == *newest_before) continue;
           if (!(s.base_instant < *ectr)) continue;
           if (guarded(s)) continue;
           emit(s, DeleteReason::older_than_boundary);

@@ -60,6 +60,9 @@ struct CleanRecord {
   std::optional<InstantTime> earliest_commit_to_retain;
   std::optional<InstantTime> last_completed_commit;
   std::vector<InstantTime> savepointed_timestamps;
+  /// Partitions where a reader lease vetoed a deletion (extraMetadata
+  /// "lakegc.lease.vetoed.partitions"): the next incremental clean rescans them.
+  std::vector<std::string> lease_vetoed_partitions;
 };
 
 struct TableMetadata {

@@ -53,6 +53,16 @@ StatusOr<CleanOutcome> execute_clean(S& storage, J& journal, const InstantTime& 
                                      const ExecuteOptions& options = {}) {
   CleanOutcome out;
   out.instant = instant;
+  // Check every path before the first delete (and before the clean goes
+  // inflight): a plan naming one path outside the root deletes nothing.
+  for (const auto& [partition, files] : plan.files_per_partition) {
+    for (const PlannedDelete& f : files) {
+      LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(join_path(partition, f.name), fmt::format("clean {}", instant)));
+    }
+  }
+  for (const std::string& partition : plan.partitions_to_be_deleted) {
+    LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(partition, fmt::format("clean {}", instant)));
+  }
   LAKEGC_RETURN_IF_ERROR(annotate(journal.start_clean(instant), fmt::format("clean {}", instant)));
 
   CleanMetadata& md = out.metadata;

@@ -36,6 +36,7 @@
 #include "lakegc/core/file_name.hpp"
 #include "lakegc/core/load_view.hpp"
 #include "lakegc/hudi/table_properties.hpp"
+#include "lakegc/storage/path.hpp"
 #include "lakegc/storage/storage.hpp"
 
 namespace lakegc::hudi {

@@ -10,9 +10,11 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lakegc/core/instant_time.hpp"
+#include "lakegc/storage/path.hpp"
 
 namespace lakegc {
 
@@ -44,6 +46,27 @@ struct PlannedDelete {
   InstantTime slice;  // base instant of the slice the file belongs to
   friend bool operator==(const PlannedDelete&, const PlannedDelete&) = default;
 };
+
+/// extraMetadata key: partitions where a reader lease kept a slice this
+/// clean would otherwise have deleted, '\n'-joined. The next incremental
+/// clean scans them again: nothing else would bring it back to them once
+/// the lease is released (found by the simulator's convergence check, I6).
+inline constexpr std::string_view kLeaseVetoedPartitionsKey = "lakegc.lease.vetoed.partitions";
+
+/// The partitions recorded under kLeaseVetoedPartitionsKey, if any.
+inline std::vector<std::string> lease_vetoed_partitions_of(const std::map<std::string, std::string>& extra_metadata) {
+  std::vector<std::string> out;
+  const auto it = extra_metadata.find(std::string(kLeaseVetoedPartitionsKey));
+  if (it == extra_metadata.end()) return out;
+  std::string_view s = it->second;
+  while (!s.empty()) {
+    const auto nl = s.find('\n');
+    if (nl != 0) out.emplace_back(s.substr(0, nl));
+    if (nl == std::string_view::npos) break;
+    s.remove_prefix(nl + 1);
+  }
+  return out;
+}
 
 struct CleanPlan {
   /// Requested time of the earliest commit to retain, or none (file-version
@@ -83,14 +106,6 @@ struct CleanPlan {
   friend bool operator==(const CleanPlan&, const CleanPlan&) = default;
 };
 
-/// `partition/name`, or `name` for the root partition.
-inline std::string join_path(std::string_view partition, std::string_view name) {
-  if (partition.empty()) return std::string(name);
-  std::string s(partition);
-  s += '/';
-  s += name;
-  return s;
-}
 
 struct CleanPartitionResult {
   std::vector<std::string> success;  // names deleted (or already gone)

@@ -10,10 +10,13 @@
 //   otherwise                             -> every partition, narrowed by the
 //                                            partition filter if any
 //
-// The incremental windows tile the timeline, and the boundary never passes a
-// pending instant, so a commit that completes late still lands in a later
-// window: each partition is rescanned exactly when an older slice in it can
-// have become deletable.
+// The incremental windows tile the timeline, so each partition is rescanned
+// when an older slice in it can have become deletable. Two cases fall
+// outside every window and are added (both found by the simulator's
+// convergence check, I6): a commit the hours boundary passed while it was
+// still running (that rule does not wait for pending writes), once it has
+// completed; and partitions where a reader lease kept a slice the previous
+// clean would have deleted (recorded in its extraMetadata).
 #pragma once
 
 #include <algorithm>
@@ -85,14 +88,35 @@ inline StatusOr<CleanScope> compute_clean_scope(const TableView& view, const Tab
       const InstantTime from = *md.last_completed_clean->earliest_commit_to_retain;
       const InstantTime to = *retention.ectr;
       std::set<std::uint32_t> picked;
-      for (auto it = md.commits.lower_bound(from); it != md.commits.end() && it->first < to; ++it) {
-        if (!md.timeline.is_completed_commit(it->first)) continue;
-        for (const auto& p : it->second.partitions_written) {
+      auto pick_partitions_of = [&](const CommitInfo& c) {
+        for (const auto& p : c.partitions_written) {
           if (auto i = index_of(p)) picked.insert(*i);
         }
-        for (const auto& r : it->second.replaced) {
+        for (const auto& r : c.replaced) {
           if (auto i = index_of(r.partition)) picked.insert(*i);
         }
+      };
+      // Partitions where a reader lease kept what the previous clean would
+      // have deleted: no commit in the window need bring the clean back
+      // there once the lease is released.
+      for (const auto& p : md.last_completed_clean->lease_vetoed_partitions) {
+        if (auto i = index_of(p)) picked.insert(*i);
+      }
+      // A commit requested before the previous boundary that completed after
+      // the previous clean falls in no window: keep_by_hours does not clamp
+      // its boundary to pending writes, so the boundary can pass a write,
+      // compaction or clustering that is still running (found by the
+      // simulator's convergence check, I6). Scan its partitions now. Needs
+      // completion times (layout 2); without them such a commit is missed,
+      // as in Hudi.
+      const InstantTime& prev_clean = md.last_completed_clean->instant;
+      for (auto it = md.commits.begin(); it != md.commits.end() && it->first < from; ++it) {
+        const Instant* i = md.timeline.find(it->first);
+        if (i == nullptr || !i->is_completed() || !is_commit_action(i->action) || !i->completed) continue;
+        if (prev_clean < *i->completed) pick_partitions_of(it->second);
+      }
+      for (auto it = md.commits.lower_bound(from); it != md.commits.end() && it->first < to; ++it) {
+        if (md.timeline.is_completed_commit(it->first)) pick_partitions_of(it->second);
       }
       scope.partitions.assign(picked.begin(), picked.end());
       return scope;

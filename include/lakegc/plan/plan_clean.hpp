@@ -63,9 +63,9 @@ namespace detail {
 
 inline bool slice_savepointed(const TableView& v, const FileSlice& s) {
   if (!v.has_savepoints()) return false;
-  if (s.base_file != kNoFile && v.is_savepointed(v.file_name(s.base_file))) return true;
+  if (s.base_file != kNoFile && v.is_savepointed(s.base_file)) return true;
   for (auto f : v.logs_of(s)) {
-    if (v.is_savepointed(v.file_name(f))) return true;
+    if (v.is_savepointed(f)) return true;
   }
   return false;
 }
@@ -90,6 +90,8 @@ inline void emit_slice(const TableView& v, const FileSlice& s, DeleteReason why,
 struct PartitionPlan {
   std::vector<PlannedDelete> files;
   bool delete_partition = false;
+  /// A reader lease kept a slice the decision would delete.
+  bool lease_vetoed = false;
 };
 
 template <CleaningPolicy P>
@@ -99,7 +101,10 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
   const Retention& r = d.retention;
   const bool boundary = r.has_boundary;
   const bool versions = r.versions.has_value();
-  std::vector<std::uint8_t> del;
+  // Per-slice verdicts of the boundary and version rules, reused across
+  // groups (one allocation per partition, not two per group).
+  std::vector<std::uint8_t> del_b;
+  std::vector<std::uint8_t> del_v;
   bool replaced_fully_deleted = true;
   bool any_live = false;
 
@@ -112,7 +117,10 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
     if (d.guards.reader_leases) {
       for (const InstantTime& lease : ctx.leases) {
         if (g.replaced_by && *g.replaced_by <= lease) continue;  // not in that snapshot
-        if (detail::slice_read_at(slices, lease) == static_cast<std::ptrdiff_t>(i)) return true;
+        if (detail::slice_read_at(slices, lease) == static_cast<std::ptrdiff_t>(i)) {
+          out.lease_vetoed = true;
+          return true;
+        }
       }
     }
     return policy.user_guards_protect(SliceGuardContext{v, part, g, s});
@@ -133,9 +141,8 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
       continue;
     }
     any_live = true;
-    del.assign(slices.size(), 0);
-    std::vector<std::uint8_t> del_b(slices.size(), 0);
-    std::vector<std::uint8_t> del_v(slices.size(), 0);
+    del_b.assign(slices.size(), 0);
+    del_v.assign(slices.size(), 0);
     if (boundary && r.ectr) {
       std::size_t keep_boundary = slices.size();
       for (std::size_t i = 0; r.keep_newest_before_boundary && i < slices.size(); ++i) {
@@ -189,12 +196,11 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
   return out;
 }
 
-/// Plans a clean. Errors only for invalid policy settings (a bad partition
-/// regex); an empty plan is a normal answer.
-template <CleaningPolicy P>
-StatusOr<CleanPlan> plan_clean(const TableView& v, const TableMetadata& md, const P& policy, const CleanContext& ctx,
-                               CleanScope* scope_out = nullptr) {
-  const CleanDecision d = decide_clean(md, policy, ctx);
+/// A plan's table-wide fields, before any partition is planned: policy,
+/// earliest instant to retain, last completed commit, and the savepoints
+/// that existed (extraMetadata "savepointed_timestamps", which the next
+/// incremental clean compares against).
+inline CleanPlan plan_header(const TableMetadata& md, const CleanDecision& d) {
   CleanPlan plan;
   plan.policy = d.policy_name;
   plan.earliest_instant_to_retain = d.retention.has_boundary ? d.retention.ectr : std::nullopt;
@@ -204,13 +210,26 @@ StatusOr<CleanPlan> plan_clean(const TableView& v, const TableMetadata& md, cons
     for (const auto& s : md.savepoints) sp.push_back(s.instant.str());
     plan.extra_metadata["savepointed_timestamps"] = absl::StrJoin(sp, ",");
   }
+  return plan;
+}
+
+/// Plans a clean. Errors only for invalid policy settings (a bad partition
+/// regex); an empty plan is a normal answer.
+template <CleaningPolicy P>
+StatusOr<CleanPlan> plan_clean(const TableView& v, const TableMetadata& md, const P& policy, const CleanContext& ctx,
+                               CleanScope* scope_out = nullptr) {
+  const CleanDecision d = decide_clean(md, policy, ctx);
+  CleanPlan plan = plan_header(md, d);
   LAKEGC_ASSIGN_OR_RETURN(CleanScope scope, compute_clean_scope(v, md, d.retention, d.settings));
+  std::vector<std::string> lease_vetoed;
   for (std::uint32_t pi : scope.partitions) {
     const Partition& part = v.partitions()[pi];
     PartitionPlan pp = plan_partition(v, part, d, policy, ctx, md.partitioned);
     if (!pp.files.empty()) plan.files_per_partition[part.path] = std::move(pp.files);
     if (pp.delete_partition) plan.partitions_to_be_deleted.push_back(part.path);
+    if (pp.lease_vetoed) lease_vetoed.push_back(part.path);
   }
+  if (!lease_vetoed.empty()) plan.extra_metadata[std::string(kLeaseVetoedPartitionsKey)] = absl::StrJoin(lease_vetoed, "\n");
 
   // Empty clean (Hudi 1.2): on an append-only table nothing is ever
   // deletable, so without a clean instant the incremental anchor would never

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <charconv>
+#include <limits>
 #include <map>
 #include <regex>
 #include <optional>
@@ -84,12 +85,15 @@ struct KeyLookup {
   }
 };
 
+// `max` defaults to what the 32-bit counts hold: a larger value must be
+// refused, not wrapped (4294967296 commits retained would become 0, i.e. 1).
 inline StatusOr<std::int64_t> parse_int(const std::pair<std::string, std::string>& kv, std::int64_t min,
-                                        std::string_view expected) {
+                                        std::string_view expected,
+                                        std::int64_t max = std::numeric_limits<std::uint32_t>::max()) {
   const std::string& v = kv.second;
   std::int64_t out = 0;
   const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
-  if (ec != std::errc() || ptr != v.data() + v.size() || out < min) {
+  if (ec != std::errc() || ptr != v.data() + v.size() || out < min || out > max) {
     return absl::InvalidArgumentError(fmt::format("{}={}: expected {}", kv.first, v, expected));
   }
   return out;
@@ -177,7 +181,8 @@ inline StatusOr<runtime_cleaning_policy> from_properties(const Properties& props
 
   ScopeSettings scope;
   scope.incremental = true;
-  if (auto inc = keys.get("hoodie.clean.incremental.enabled", "hoodie.cleaner.incremental.mode")) {
+  const auto inc = keys.get("hoodie.clean.incremental.enabled", "hoodie.cleaner.incremental.mode");
+  if (inc) {
     LAKEGC_ASSIGN_OR_RETURN(scope.incremental, detail::parse_bool(*inc));
   }
   if (auto s = keys.get("hoodie.clean.trigger.strategy"); s && s->second != "NUM_COMMITS") {
@@ -188,7 +193,8 @@ inline StatusOr<runtime_cleaning_policy> from_properties(const Properties& props
     scope.trigger_max_commits = static_cast<std::uint32_t>(n);
   }
   if (auto m = keys.get("hoodie.clean.max.commits.to.clean")) {
-    LAKEGC_ASSIGN_OR_RETURN(auto n, detail::parse_int(*m, 1, "a whole number >= 1"));
+    LAKEGC_ASSIGN_OR_RETURN(auto n, detail::parse_int(*m, 1, "a whole number >= 1",
+                                                      std::numeric_limits<std::int64_t>::max()));
     scope.max_commits_to_clean = static_cast<std::uint64_t>(n);
   }
   if (auto e = keys.get("hoodie.write.empty.clean.interval.hours")) {
@@ -224,11 +230,12 @@ inline StatusOr<runtime_cleaning_policy> from_properties(const Properties& props
     }
     scope.partition_regex = regex->second;
   }
-  if (scope.incremental && std::holds_alternative<keep_latest_file_versions>(rule) &&
-      props.contains("hoodie.clean.incremental.enabled")) {
-    return absl::InvalidArgumentError(
-        "hoodie.clean.incremental.enabled=true: KEEP_LATEST_FILE_VERSIONS has no boundary to clean incrementally "
-        "from; set it to false (Hudi silently falls back to a full scan)");
+  // Either spelling, set explicitly, asks for it.
+  if (scope.incremental && std::holds_alternative<keep_latest_file_versions>(rule) && inc) {
+    return absl::InvalidArgumentError(fmt::format(
+        "{}={}: KEEP_LATEST_FILE_VERSIONS has no boundary to clean incrementally from; set it to false (Hudi "
+        "silently falls back to a full scan)",
+        inc->first, inc->second));
   }
   if (std::holds_alternative<keep_latest_file_versions>(rule)) scope.incremental = false;
 
@@ -241,7 +248,7 @@ inline StatusOr<runtime_cleaning_policy> from_properties(const Properties& props
 }
 
 /// Parses a Java properties file (as Spark and Hudi write them): `key=value`
-/// or `key: value` lines, `#` / `!` comments, `\` escapes and line
+/// or `key: value` lines, `#` / `!` comments, `\` escapes (`\uXXXX` included) and line
 /// continuations. `source` names the file in errors.
 inline StatusOr<Properties> parse_properties(std::string_view text, std::string_view source) {
   Properties out;
@@ -274,9 +281,55 @@ inline StatusOr<Properties> parse_properties(std::string_view text, std::string_
       char ch = logical[k];
       if (ch == '\\' && k + 1 < logical.size()) {
         const char e = logical[++k];
-        ch = e == 't' ? '\t' : e == 'n' ? '\n' : e == 'r' ? '\r' : e;
-        (in_value ? value : key) += ch;
         skipping_sep = false;
+        if (e == 'u') {
+          // \uXXXX, as Java's Properties.store writes every non-ASCII
+          // character: a UTF-16 unit (a surrogate pair makes one code
+          // point), stored here as UTF-8.
+          auto hex4 = [&](std::size_t at) -> std::optional<std::uint32_t> {
+            if (at + 4 > logical.size()) return std::nullopt;
+            std::uint32_t u = 0;
+            for (std::size_t h = at; h < at + 4; ++h) {
+              const char c = logical[h];
+              const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                          : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+              if (d < 0) return std::nullopt;
+              u = u * 16 + static_cast<std::uint32_t>(d);
+            }
+            return u;
+          };
+          auto cp = hex4(k + 1);
+          if (!cp) {
+            return absl::InvalidArgumentError(fmt::format("{}:{}: malformed \\uXXXX escape", source, line_no));
+          }
+          k += 4;
+          if (*cp >= 0xD800 && *cp <= 0xDBFF && k + 2 < logical.size() && logical[k + 1] == '\\' &&
+              logical[k + 2] == 'u') {
+            if (auto low = hex4(k + 3); low && *low >= 0xDC00 && *low <= 0xDFFF) {
+              cp = 0x10000 + ((*cp - 0xD800) << 10) + (*low - 0xDC00);
+              k += 6;
+            }
+          }
+          std::string& dst = in_value ? value : key;
+          if (*cp < 0x80) {
+            dst += static_cast<char>(*cp);
+          } else if (*cp < 0x800) {
+            dst += static_cast<char>(0xC0 | (*cp >> 6));
+            dst += static_cast<char>(0x80 | (*cp & 0x3F));
+          } else if (*cp < 0x10000) {
+            dst += static_cast<char>(0xE0 | (*cp >> 12));
+            dst += static_cast<char>(0x80 | ((*cp >> 6) & 0x3F));
+            dst += static_cast<char>(0x80 | (*cp & 0x3F));
+          } else {
+            dst += static_cast<char>(0xF0 | (*cp >> 18));
+            dst += static_cast<char>(0x80 | ((*cp >> 12) & 0x3F));
+            dst += static_cast<char>(0x80 | ((*cp >> 6) & 0x3F));
+            dst += static_cast<char>(0x80 | (*cp & 0x3F));
+          }
+          continue;
+        }
+        ch = e == 't' ? '\t' : e == 'n' ? '\n' : e == 'r' ? '\r' : e == 'f' ? '\f' : e;
+        (in_value ? value : key) += ch;
         continue;
       }
       if (!in_value && (ch == '=' || ch == ':' || ch == ' ' || ch == '\t')) {

@@ -119,3 +119,16 @@ struct listing_order {
 };
 
 }  // namespace lakegc::detail
+
+namespace lakegc {
+
+/// `partition/name`, or `name` for the root partition.
+inline std::string join_path(std::string_view partition, std::string_view name) {
+  if (partition.empty()) return std::string(name);
+  std::string s(partition);
+  s += '/';
+  s += name;
+  return s;
+}
+
+}  // namespace lakegc

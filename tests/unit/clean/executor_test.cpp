@@ -1,0 +1,270 @@
+// Executing clean plans (hudi-semantics.md section 9): files already gone
+// count as deleted (Hudi PR 18034), a delete that fails with the file still
+// there leaves the clean inflight (HUDI-7655), a crash between any two steps
+// is rolled forward to the same result as an uninterrupted run, re-running
+// a finished plan deletes nothing more, and a path outside the table root
+// is refused before anything is deleted.
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <optional>
+
+#include "clean_fixture.hpp"
+
+using namespace lakegc;
+using namespace lakegc::testing;
+
+namespace {
+
+auto commits_policy(std::uint32_t n) {
+  return cleaning(keep_latest_commits{n}, guard::savepoints, guard::pending_table_services);
+}
+
+/// Every file in storage (partition markers included), as paths.
+std::set<std::string> all_files(const memory_storage& s) {
+  std::set<std::string> out;
+  s.for_each_file([&](const FileEntry& e) { out.emplace(e.path); });
+  return out;
+}
+
+/// A table whose clean under keep_latest_commits{2} deletes two old slices
+/// in each of "a" and "b", the replaced group in "gone", and "gone" itself.
+void build_table(TestTable& t) {
+  const Slot a{"a", "fa-0"};
+  const Slot b{"b", "fb-0"};
+  const Slot g{"gone", "fg-0"};
+  t.commit({a, b, g});
+  t.commit({a, b});
+  t.replace({Slot{"a", "fn-0"}}, {g});
+  for (int i = 0; i < 3; ++i) t.commit({a, b});
+}
+
+/// Persists `plan` as a requested clean and returns its instant.
+InstantTime persist(TestTable& t, const CleanPlan& plan) {
+  t.now += 1000;
+  const InstantTime instant = allocate_instant(t.md(), t.now);
+  REQUIRE(t.journal.request_clean(instant, plan).ok());
+  return instant;
+}
+
+std::optional<Instant> clean_instant(TestTable& t, const InstantTime& at) {
+  const TableMetadata md = t.md();
+  const Instant* i = md.timeline.find(at);
+  return i != nullptr ? std::optional<Instant>(*i) : std::nullopt;
+}
+
+}  // namespace
+
+TEST_CASE("the test table: one clean deletes four slices, a replaced group and a partition") {
+  TestTable t;
+  build_table(t);
+  const CleanPlan plan = t.plan(commits_policy(2));
+  CHECK(plan.file_count() == 5);
+  CHECK(plan.partitions_to_be_deleted == std::vector<std::string>{"gone"});
+}
+
+TEST_CASE("PR 18034: a planned file that is already gone counts as deleted and the clean completes") {
+  TestTable t;
+  build_table(t);
+  const CleanPlan plan = t.plan(commits_policy(2));
+  const InstantTime instant = persist(t, plan);
+  // Someone (an earlier attempt, a concurrent cleaner) removed one already.
+  const PlannedDelete& gone = plan.files_per_partition.at("a").front();
+  REQUIRE(t.storage.remove(join_path("a", gone.name)).ok());
+
+  const auto out = execute_clean(t.storage, t.journal, instant, plan);
+  REQUIRE_MESSAGE(out.ok(), std::string(message_of(out.status())));
+  CHECK(out->files_already_gone == 1);
+  CHECK(out->files_deleted == plan.file_count() - 1);
+  CHECK(out->bytes_deleted == plan.bytes() - gone.size);
+  // Hudi's metadata lists it as a success: otherwise the metadata table
+  // keeps the entry and the same file is planned forever.
+  const auto& a = out->metadata.partitions.at("a");
+  CHECK(std::find(a.success.begin(), a.success.end(), gone.name) != a.success.end());
+  CHECK(a.failed.empty());
+  CHECK(out->metadata.total_files_deleted == plan.file_count());
+  REQUIRE(clean_instant(t, instant).has_value());
+  CHECK(clean_instant(t, instant)->is_completed());
+  CHECK(t.journal.clean_metadata().at(instant) == out->metadata);
+}
+
+TEST_CASE("a delete that fails although the file is gone is a success too") {
+  TestTable t;
+  build_table(t);
+  const CleanPlan plan = t.plan(commits_policy(2));
+  const InstantTime instant = persist(t, plan);
+  const PlannedDelete& first = plan.files_per_partition.at("a").front();
+  REQUIRE(t.storage.remove(join_path("a", first.name)).ok());
+  // The store answers the delete with an error, but a stat shows the file
+  // is not there: nothing is left to delete.
+  t.storage.fail_next(storage_op::remove, absl::UnavailableError("injected: throttled"));
+  const auto out = execute_clean(t.storage, t.journal, instant, plan);
+  REQUIRE_MESSAGE(out.ok(), std::string(message_of(out.status())));
+  CHECK(out->files_already_gone == 1);
+  CHECK(clean_instant(t, instant)->is_completed());
+}
+
+TEST_CASE("HUDI-7655: a delete that fails with the file still there leaves the clean inflight; the next run finishes it") {
+  TestTable t;
+  build_table(t);
+  const CleanPlan plan = t.plan(commits_policy(2));
+  const InstantTime instant = persist(t, plan);
+  const std::string victim = join_path("a", plan.files_per_partition.at("a").front().name);
+  t.storage.fail_next(storage_op::remove, absl::UnavailableError("injected: permission denied"));
+
+  const auto out = execute_clean(t.storage, t.journal, instant, plan);
+  REQUIRE_FALSE(out.ok());
+  CHECK(absl::IsUnavailable(out.status()));
+  CHECK(message_of(out.status()).find(victim) != std::string_view::npos);
+  CHECK(message_of(out.status()).find("stays inflight") != std::string_view::npos);
+  CHECK(t.exists("a", plan.files_per_partition.at("a").front().name));
+  REQUIRE(clean_instant(t, instant).has_value());
+  CHECK(clean_instant(t, instant)->state == State::inflight);
+  CHECK(t.journal.clean_metadata().empty());
+
+  // Rolled forward, never back: the next run executes the same plan.
+  const CleanRunReport r = t.clean(commits_policy(2));
+  REQUIRE(r.finished_pending.size() == 1);
+  CHECK(r.finished_pending[0].instant == instant);
+  // The batch went on past the failed delete (deletes run in parallel), so
+  // the rest of its files may already be gone: together they are the plan.
+  CHECK(r.finished_pending[0].files_deleted + r.finished_pending[0].files_already_gone == plan.file_count());
+  CHECK(r.finished_pending[0].metadata.total_files_deleted == plan.file_count());
+  CHECK(clean_instant(t, instant)->is_completed());
+  for (const auto& path : planned(plan)) CHECK_FALSE(t.storage.stat(path).ok());
+  CHECK_FALSE(r.executed.has_value());  // nothing new since: the trigger waits
+}
+
+TEST_CASE("crash after any step: recovery ends where an uninterrupted clean ends") {
+  // The uninterrupted run, on its own identical table.
+  TestTable reference;
+  build_table(reference);
+  const CleanRunReport done = reference.clean(commits_policy(2));
+  REQUIRE(done.executed.has_value());
+  const std::set<std::string> final_files = all_files(reference.storage);
+  const CleanMetadata expected = done.executed->metadata;
+  REQUIRE(expected.total_files_deleted == 5);
+  REQUIRE(expected.partitions.at("gone").partition_deleted);
+
+  // Steps of a clean: request (1), start (2), five file deletes and the
+  // partition marker's (3-8), complete (9). Run k crashes after k steps:
+  // the journal's budget stops the transitions, the storage's the deletes.
+  // The storage budget counts completed mutations, so "after start, before
+  // the first delete" (k = 2) fails the first remove instead.
+  constexpr std::size_t kMutations = 6;
+  for (std::size_t k = 0; k <= 2 + kMutations; ++k) {
+    CAPTURE(k);
+    TestTable t;
+    build_table(t);
+    t.journal.crash_after_transitions(std::min<std::size_t>(k, 2));
+    if (k == 2) t.storage.fail_next(storage_op::remove, absl::AbortedError("injected: crash"));
+    if (k >= 3) t.storage.crash_after_mutations(k - 2);
+    t.now += 1000;
+    CleanContext ctx;
+    ctx.now_ms = t.now;
+    const auto crashed = run_clean(t.storage, t.journal, commits_policy(2), ctx);
+    REQUIRE_FALSE(crashed.ok());
+    CHECK(absl::IsAborted(crashed.status()));
+    t.journal.recover();
+    t.storage.recover();
+
+    const CleanRunReport recovered = t.clean(commits_policy(2));
+    CHECK(recovered.finished_pending.size() == (k == 0 ? 0u : 1u));
+    CHECK(all_files(t.storage) == final_files);
+    REQUIRE(t.journal.clean_metadata().size() == 1);
+    const CleanMetadata& got = t.journal.clean_metadata().begin()->second;
+    CHECK(got.partitions == expected.partitions);
+    CHECK(got.total_files_deleted == expected.total_files_deleted);
+    CHECK(got.earliest_commit_to_retain == expected.earliest_commit_to_retain);
+    CHECK(got.policy == expected.policy);
+    const TableMetadata md = t.md();  // the timeline the spans point into
+    for (const Instant* c : md.timeline.cleans()) CHECK(c->is_completed());
+
+    // And once more: nothing left to do.
+    const CleanRunReport again = t.clean(commits_policy(2));
+    CHECK(again.files_deleted() == 0);
+    CHECK(all_files(t.storage) == final_files);
+  }
+}
+
+TEST_CASE("idempotence: re-running a finished plan deletes nothing more") {
+  TestTable t;
+  build_table(t);
+  const CleanRunReport done = t.clean(commits_policy(2));
+  REQUIRE(done.executed.has_value());
+  const CleanPlan plan = t.journal.read_clean_plan(done.executed->instant).value();
+  const std::set<std::string> after_first = all_files(t.storage);
+  const std::uint64_t removes = t.storage.calls(storage_op::remove);
+
+  const InstantTime again = persist(t, plan);
+  const auto out = execute_clean(t.storage, t.journal, again, plan);
+  REQUIRE_MESSAGE(out.ok(), std::string(message_of(out.status())));
+  CHECK(out->files_deleted == 0);
+  CHECK(out->bytes_deleted == 0);
+  CHECK(out->partitions_deleted == 0);
+  CHECK(out->files_already_gone == plan.file_count());
+  CHECK(all_files(t.storage) == after_first);
+  CHECK(t.storage.calls(storage_op::remove) - removes == plan.file_count());  // one attempt per file, no more
+  // Executing a completed clean's instant again is refused, not re-run.
+  CHECK_FALSE(execute_clean(t.storage, t.journal, done.executed->instant, plan).ok());
+  CHECK(all_files(t.storage) == after_first);
+}
+
+TEST_CASE("a plan naming a path outside the table root is refused and nothing is deleted") {
+  struct BadPlan {
+    const char* what;
+    std::function<void(CleanPlan&)> corrupt;
+  };
+  const std::vector<BadPlan> cases = {
+      {"a name climbing out of its partition",
+       [](CleanPlan& p) { p.files_per_partition["p"].push_back({"../x", 1, DeleteReason::older_than_boundary, {}}); }},
+      {"an absolute name", [](CleanPlan& p) {
+         p.files_per_partition["p"].push_back({"/etc/passwd", 1, DeleteReason::older_than_boundary, {}});
+       }},
+      {"a partition climbing out of the root", [](CleanPlan& p) {
+         p.files_per_partition["../other"].push_back({"x", 1, DeleteReason::older_than_boundary, {}});
+       }},
+      {"a partition to delete outside the root", [](CleanPlan& p) { p.partitions_to_be_deleted.push_back("../x"); }},
+  };
+  for (const BadPlan& bad : cases) {
+    CAPTURE(bad.what);
+    TestTable t;
+    build_table(t);
+    // A file where "p/../x" would land if the path were taken literally.
+    REQUIRE(t.storage.put_sized("x", 1).ok());
+    CleanPlan plan = t.plan(commits_policy(2));
+    REQUIRE(plan.file_count() == 5);  // good deletes in "a" and "b" come first
+    bad.corrupt(plan);
+    const std::set<std::string> before = all_files(t.storage);
+    const InstantTime instant = persist(t, plan);
+
+    const auto out = execute_clean(t.storage, t.journal, instant, plan);
+    REQUIRE_FALSE(out.ok());
+    CHECK(absl::IsInvalidArgument(out.status()));
+    const std::string_view why = message_of(out.status());
+    CHECK((why.find("..") != std::string_view::npos || why.find("/etc/passwd") != std::string_view::npos));
+    CHECK(all_files(t.storage) == before);
+    CHECK(t.journal.clean_metadata().empty());
+    // The service refuses it the same way on every later run.
+    CleanContext ctx;
+    ctx.now_ms = t.now += 1000;
+    CHECK_FALSE(run_clean(t.storage, t.journal, commits_policy(2), ctx).ok());
+    CHECK(all_files(t.storage) == before);
+  }
+}
+
+TEST_CASE("execution is batched and reports progress") {
+  TestTable t;
+  build_table(t);
+  const CleanPlan plan = t.plan(commits_policy(2));
+  const InstantTime instant = persist(t, plan);
+  std::vector<std::size_t> seen;
+  ExecuteOptions options;
+  options.batch_size = 1;
+  options.progress = [&](const CleanProgress& p) {
+    CHECK(p.files_total == 5);
+    seen.push_back(p.files_done);
+  };
+  REQUIRE(execute_clean(t.storage, t.journal, instant, plan, options).ok());
+  CHECK(seen == std::vector<std::size_t>{1, 2, 3, 4, 5});
+}
