@@ -1,0 +1,383 @@
+// File: lakegc/sim/checkers.hpp
+// -----------------------------------------------------------------------------
+// Invariant checks that look at the whole table (the per-query check I1
+// lives with the readers, I7 and I8 with the cleaner, I9 with the sweep).
+//
+// * I2 retention: after a clean deleted files, every snapshot its promise
+//   covers is fully readable. Resolving every promised snapshot after every
+//   clean would cost a view per snapshot (hundreds under an hours rule), so
+//   the check resolves exactly (Timeline::as_of, the reader's code) the
+//   snapshots that can contain a deleted file: those whose read range
+//   [slice key, next slice key) in the oracle's full view holds a deleted
+//   base file (any earlier snapshot too, for a deleted log, which an as-of
+//   view can attach to an older slice), plus the promise's edges (the
+//   newest snapshot before the boundary, the latest, every lease), always.
+// * I4 no loss: the latest snapshot is fully readable.
+// * I5 savepoints: every file of every existing savepoint exists.
+// * Pending services' inputs exist (promised whatever the policy).
+// * I6 convergence: at quiescence, storage holds exactly what the policy
+//   keeps (convergence_model below) plus pending writes' files; orphans of
+//   abandoned writes and speculative duplicates are excluded (the orphan
+//   sweep's job: the I3 hook).
+#pragma once
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lakegc/core/load_view.hpp"
+#include "lakegc/plan/plan_clean.hpp"
+#include "lakegc/sim/table.hpp"
+
+namespace lakegc::sim {
+
+using FileMap = std::map<std::string, std::uint64_t>;
+
+namespace detail {
+
+// First ideal file of the snapshot at `at` missing from `present` (and, if
+// `among` is given, listed in it), or "".
+inline std::string first_missing(Table& t, const TableMetadata& md, const InstantTime& at, const FileMap& present,
+                                 bool* error, const FileMap* among = nullptr) {
+  auto ideal = t.oracle.snapshot(md, at);
+  if (!ideal.ok()) {
+    t.unexpected("checker", "oracle snapshot", ideal.status());
+    *error = true;
+    return {};
+  }
+  for (const SnapshotFile& f : **ideal) {
+    std::string p = f.path();
+    if (!present.contains(p) && (among == nullptr || among->contains(p))) return p;
+  }
+  return {};
+}
+
+// Snapshots (among `promised`) whose content can include a file of `removed`.
+inline std::set<InstantTime> snapshots_touching(Table& t, const TableMetadata& md, const FileMap& removed,
+                                                const std::vector<InstantTime>& promised) {
+  std::set<InstantTime> out;
+  auto view = load_view(t.oracle.shadow(), md);
+  if (!view.ok()) {
+    out.insert(promised.begin(), promised.end());
+    return out;
+  }
+  std::set<InstantTime> pending_compactions;
+  for (const auto& op : md.pending_compactions) pending_compactions.insert(op.compaction_instant);
+  auto add_range = [&](std::optional<InstantTime> from, std::optional<InstantTime> to) {
+    auto lo = from ? std::lower_bound(promised.begin(), promised.end(), *from) : promised.begin();
+    auto hi = to ? std::lower_bound(promised.begin(), promised.end(), *to) : promised.end();
+    for (auto it = lo; it < hi; ++it) out.insert(*it);
+  };
+  std::size_t found = 0;
+  for (const Partition& p : view->partitions()) {
+    for (const FileGroup& g : view->groups_of(p)) {
+      const auto slices = view->slices_of(g);  // newest first
+      for (std::size_t i = 0; i < slices.size(); ++i) {
+        // Exclusive end of the range of snapshots that read slice i: the
+        // next newer slice, skipping empty pending-compaction slices (a
+        // query there reads slice i as well).
+        std::optional<InstantTime> end;
+        for (std::size_t j = i; j-- > 0;) {
+          const FileSlice& newer = slices[j];
+          if (newer.base_file == kNoFile && pending_compactions.contains(newer.base_instant)) continue;
+          end = newer.base_instant;
+          break;
+        }
+        const FileSlice& s = slices[i];
+        if (s.base_file != kNoFile && removed.contains(view->file_path(p, s.base_file))) {
+          add_range(s.base_instant, end);
+          ++found;
+        }
+        for (auto f : view->logs_of(s)) {
+          if (removed.contains(view->file_path(p, f))) {
+            add_range(std::nullopt, end);
+            ++found;
+          }
+        }
+      }
+    }
+  }
+  if (found < removed.size()) out.insert(promised.begin(), promised.end());  // not placed: check them all
+  return out;
+}
+
+}  // namespace detail
+
+/// I2, I4, I5 and pending-service inputs after cleans removed files:
+/// `removed_by` maps each clean instant to the files it removed. Each clean
+/// answers for its own deletions against its own promise (a later clean's
+/// promise may be narrower than an earlier one's, and that is allowed).
+inline void check_after_clean(Table& t, const std::map<InstantTime, FileMap>& removed_by) {
+  if (removed_by.empty()) return;
+  auto md = t.load();
+  if (!md.ok()) {
+    t.unexpected("checker", "journal.load", md.status());
+    return;
+  }
+  const FileMap present = t.data_files();
+  bool error = false;
+
+  // I4: the latest snapshot.
+  const auto commits = md->timeline.completed_commits();
+  if (!commits.empty()) {
+    const InstantTime latest = commits.back()->requested;
+    if (auto f = detail::first_missing(t, *md, latest, present, &error); !f.empty()) {
+      const Deletion* d = t.oracle.deletion(f);
+      t.violation(Invariant::I4_no_loss, "cleaner", f, latest,
+                  fmt::format("the latest snapshot lost a file{}",
+                              d ? fmt::format(" (deleted by clean {})", d->clean) : std::string()));
+      return;
+    }
+  }
+
+  // I2: the promised snapshots that can contain a removed file.
+  for (const auto& [clean, removed] : removed_by) {
+    const std::size_t pi = t.oracle.promise_of(clean);
+    if (pi == kNoPromise) continue;
+    const Promise& p = t.oracle.promise(pi);
+    const std::vector<InstantTime> promised = promised_snapshots(p, md->timeline);
+    std::set<InstantTime> check = detail::snapshots_touching(t, *md, removed, promised);
+    for (const std::optional<InstantTime>& edge : {p.newest_before, p.latest, p.ectr}) {
+      if (edge && std::binary_search(promised.begin(), promised.end(), *edge)) check.insert(*edge);
+    }
+    for (const InstantTime& l : p.leases) {
+      if (md->timeline.is_completed_commit(l)) check.insert(l);
+    }
+    for (const InstantTime& s : check) {
+      // Only this clean's deletions count here: earlier ones were judged
+      // against their own promises.
+      if (auto f = detail::first_missing(t, *md, s, present, &error, &removed); !f.empty()) {
+        t.violation(Invariant::I2_retention, "cleaner", f, s,
+                    fmt::format("clean {} deleted a file of snapshot {}, which it promised ({})", clean, s,
+                                p.describe()));
+        return;
+      }
+      if (error) return;
+    }
+  }
+
+  // I5: savepointed files.
+  for (const auto& [sp, paths] : t.oracle.savepoints()) {
+    for (const std::string& f : paths) {
+      if (present.contains(f)) continue;
+      const Deletion* d = t.oracle.deletion(f);
+      t.violation(Invariant::I5_savepoints, "cleaner", f, sp,
+                  fmt::format("a file of savepoint {} was deleted{}", sp,
+                              d ? fmt::format(" by clean {}", d->clean) : std::string()));
+      return;
+    }
+  }
+
+  // Pending services' inputs.
+  for (const auto& [instant, input] : t.oracle.services()) {
+    for (const SnapshotFile& f : input.files) {
+      const std::string path = f.path();
+      if (present.contains(path)) continue;
+      const Deletion* d = t.oracle.deletion(path);
+      t.violation(Invariant::I2_retention, input.actor, path, instant,
+                  fmt::format("an input of pending {} {} was deleted{}", input.actor, instant,
+                              d ? fmt::format(" by clean {}", d->clean) : std::string()));
+      return;
+    }
+  }
+}
+
+/// What a policy keeps, as code (hudi-semantics.md sections 1.3, 2, 5, 6),
+/// over the oracle's full view. Written from the spec, not from the
+/// planner, so convergence (I6) checks the planner, the incremental scope
+/// and the executor together.
+///
+/// `required`: files of the slices the policy keeps. `allowed`: those, plus
+/// slices the policy neither keeps nor deletes yet: the older slices of a
+/// group replaced at or after the boundary (the planner leaves a replaced
+/// group alone until its replace is before the boundary, but earlier cleans
+/// may have trimmed it while it was live).
+struct KeptFiles {
+  std::set<std::string> required;
+  std::set<std::string> allowed;
+};
+
+template <CleaningPolicy P>
+KeptFiles convergence_model(const TableView& v, const CleanDecision& d, const P& policy,
+                            const std::vector<InstantTime>& leases) {
+  const Retention& r = d.retention;
+  const bool boundary = r.has_boundary;
+  const bool versions = r.versions.has_value();
+  KeptFiles out;
+  for (const Partition& part : v.partitions()) {
+    for (const FileGroup& g : v.groups_of(part)) {
+      const auto slices = v.slices_of(g);
+      auto guarded = [&](std::size_t i) {
+        const FileSlice& s = slices[i];
+        if (d.guards.savepoints) {
+          if (s.base_file != kNoFile && v.is_savepointed(v.file_name(s.base_file))) return true;
+          for (auto f : v.logs_of(s)) {
+            if (v.is_savepointed(v.file_name(f))) return true;
+          }
+        }
+        if (d.guards.pending_table_services && g.pending_compaction_base && s.base_instant >= *g.pending_compaction_base) {
+          return true;
+        }
+        if (d.guards.reader_leases) {
+          for (const InstantTime& l : leases) {
+            if (g.replaced_by && *g.replaced_by <= l) continue;
+            if (lakegc::detail::slice_read_at(slices, l) == static_cast<std::ptrdiff_t>(i)) return true;
+          }
+        }
+        return static_cast<bool>(policy.user_guards_protect(SliceGuardContext{v, part, g, s}));
+      };
+      // Per slice: does the boundary rule keep it (as if the group were
+      // live)? the version rule?
+      std::vector<bool> keep_b(slices.size(), true), keep_v(slices.size(), true);
+      if (boundary && r.ectr) {
+        bool newest_before_seen = false;
+        for (std::size_t i = 0; i < slices.size(); ++i) {
+          const bool before = slices[i].base_instant < *r.ectr;
+          const bool newest_before = before && !newest_before_seen;
+          if (before) newest_before_seen = true;
+          keep_b[i] = i == 0 || !before || (newest_before && r.keep_newest_before_boundary);
+        }
+      }
+      if (versions) {
+        std::uint32_t k = *r.versions;
+        const bool pending = d.guards.pending_table_services && g.pending_compaction_base.has_value();
+        if (pending && k > 0) --k;
+        std::uint32_t seen = 0;
+        for (std::size_t i = 0; i < slices.size(); ++i) {
+          if (pending && slices[i].base_instant >= *g.pending_compaction_base) continue;
+          keep_v[i] = seen++ < k;
+        }
+      }
+      // A replaced group goes whole once its replace is before the boundary
+      // (at once under a version rule); until then it stays as it is.
+      const bool replaced_goes =
+          g.replaced_by && (!boundary || (r.ectr && *g.replaced_by < *r.ectr) || (versions && !r.keep_if_either));
+      const bool replaced_waits = g.replaced_by && !replaced_goes;
+      for (std::size_t i = 0; i < slices.size(); ++i) {
+        bool keep;
+        if (boundary && versions) {
+          keep = r.keep_if_either ? (keep_b[i] || keep_v[i]) : (keep_b[i] && keep_v[i]);
+        } else if (boundary) {
+          keep = keep_b[i];
+        } else if (versions) {
+          keep = keep_v[i];
+        } else {
+          keep = true;  // no rule keeps nothing from deletion but replaced groups go
+        }
+        if (replaced_goes) keep = false;
+        const bool kept = keep || guarded(i);
+        if (!kept && !replaced_waits) continue;
+        const FileSlice& s = slices[i];
+        std::vector<std::string> files;
+        if (s.base_file != kNoFile) files.push_back(v.file_path(part, s.base_file));
+        for (auto f : v.logs_of(s)) files.push_back(v.file_path(part, f));
+        for (auto& f : files) {
+          if (kept) out.required.insert(f);
+          out.allowed.insert(std::move(f));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/// I6 at quiescence: storage (orphans and duplicates aside) holds what the
+/// policy keeps under `d`, plus pending writes' files, and nothing else.
+/// Files an incremental clean may have missed because its listing was
+/// silently truncated (a fault incremental cleaning cannot recover from) are
+/// counted as waived instead of reported.
+inline void check_convergence(Table& t, const CleanDecision& d) {
+  auto md = t.load();
+  if (!md.ok()) return;
+  auto view = load_view(t.oracle.shadow(), *md);
+  if (!view.ok()) {
+    t.unexpected("checker", "shadow view", view.status());
+    return;
+  }
+  KeptFiles kept = convergence_model(*view, d, t.policy, t.lease_list());
+  for (const auto& [instant, paths] : t.oracle.pending_writes()) {
+    kept.required.insert(paths.begin(), paths.end());
+    kept.allowed.insert(paths.begin(), paths.end());
+  }
+  const FileMap present = t.data_files();
+  auto excluded = [&](const std::string& p) { return t.oracle.is_orphan(p) || t.oracle.is_duplicate(p); };
+  for (const auto& [path, size] : present) {
+    if (excluded(path) || kept.allowed.contains(path)) continue;
+    if (t.oracle.missed_by_short_listing(path)) {
+      ++t.stats.i6_waived;
+      continue;
+    }
+    t.violation(Invariant::I6_convergence, "cleaner", path, d.retention.ectr.value_or(InstantTime()),
+                fmt::format("left behind at quiescence: the policy ({}) does not keep it", d.policy_name));
+    return;
+  }
+  for (const std::string& path : kept.required) {
+    if (excluded(path) || present.contains(path)) continue;
+    const Deletion* del = t.oracle.deletion(path);
+    t.violation(Invariant::I6_convergence, "cleaner", path, d.retention.ectr.value_or(InstantTime()),
+                fmt::format("deleted although the policy keeps it{}",
+                            del ? fmt::format(" (clean {})", del->clean) : std::string()));
+    return;
+  }
+}
+
+/// I3 hook (orphan cutoff): no file of a pending, live write is ever
+/// deleted. The cleaner never plans uncommitted files, so this holds by
+/// construction today; the orphan-sweep issue fills it in when a sweeper
+/// actor deletes unreferenced files.
+inline void check_orphan_cutoff(Table& t, const FileMap& removed) {
+  for (const auto& [instant, paths] : t.oracle.pending_writes()) {
+    for (const std::string& p : paths) {
+      if (removed.contains(p)) {
+        t.violation(Invariant::I3_orphan_cutoff, "cleaner", p, instant, "a file of a live pending write was deleted");
+        return;
+      }
+    }
+  }
+}
+
+}  // namespace lakegc::sim
+
+namespace lakegc::sim {
+
+/// I2 for a promise as it stands now: its edges and up to `sample` other
+/// promised snapshots, evenly spaced, resolved exactly.
+inline void check_promise_now(Table& t, const Promise& p, std::size_t sample) {
+  auto md = t.load();
+  if (!md.ok()) return;
+  const FileMap present = t.data_files();
+  const std::vector<InstantTime> promised = promised_snapshots(p, md->timeline);
+  std::set<InstantTime> check;
+  for (const std::optional<InstantTime>& edge : {p.newest_before, p.latest, p.ectr}) {
+    if (edge && std::binary_search(promised.begin(), promised.end(), *edge)) check.insert(*edge);
+  }
+  for (const InstantTime& l : p.leases) {
+    if (std::binary_search(promised.begin(), promised.end(), l)) check.insert(l);
+  }
+  const std::size_t step = promised.size() / std::max<std::size_t>(sample, 1) + 1;
+  for (std::size_t i = 0; i < promised.size(); i += step) check.insert(promised[i]);
+  for (const InstantTime& s : check) {
+    auto ideal = t.oracle.snapshot(*md, s);
+    if (!ideal.ok()) {
+      t.unexpected("checker", "oracle snapshot", ideal.status());
+      return;
+    }
+    for (const SnapshotFile& f : **ideal) {
+      const std::string path = f.path();
+      if (present.contains(path)) continue;
+      // Judged against the promise of the clean that deleted it: a snapshot
+      // may have been damaged before it entered the promise (a lease taken
+      // on an old snapshot).
+      const Deletion* d = t.oracle.deletion(path);
+      if (d != nullptr && d->promise != kNoPromise && !t.oracle.promise(d->promise).covers(s)) continue;
+      t.violation(Invariant::I2_retention, "checker", path, s,
+                  fmt::format("promised snapshot {} is not fully readable{} (promise: {})", s,
+                              d ? fmt::format("; clean {} deleted the file", d->clean) : std::string(), p.describe()));
+      return;
+    }
+  }
+}
+
+}  // namespace lakegc::sim

@@ -1,0 +1,181 @@
+// File: lakegc/sim/oracle.hpp
+// -----------------------------------------------------------------------------
+// The oracle: ground truth that the cleaner never touches.
+//
+// * A shadow storage receives every file the actors write and loses none, so
+//   resolving a snapshot against it (resolve_snapshot) gives the snapshot's
+//   ideal content: the file set of every committed snapshot, by instant.
+// * Pending writes and their files; files of abandoned writes (orphans:
+//   the orphan sweep's business, excluded from I6 and reported through the
+//   I3 hook) and speculative duplicates.
+// * Savepoints and the files they name; pending table services and the
+//   input slices they will read.
+// * Every promise a clean plan made, and for every deleted file the clean
+//   that deleted it, so a reader that meets a missing file can tell a broken
+//   promise (a violation) from a query that outlived it (expected).
+//
+// Snapshot resolution is cached per table version: the World bumps the
+// version whenever the journal or the shadow storage changes in a way a view
+// can see.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lakegc/sim/promise.hpp"
+#include "lakegc/sim/scheduler.hpp"
+#include "lakegc/sim/snapshot.hpp"
+#include "lakegc/storage/memory_storage.hpp"
+
+namespace lakegc::sim {
+
+inline constexpr std::size_t kNoPromise = std::numeric_limits<std::size_t>::max();
+
+struct Deletion {
+  InstantTime clean;                 // the clean instant whose plan named the file
+  std::size_t promise = kNoPromise;  // index into Oracle::promises()
+  std::int64_t time_ms = 0;
+};
+
+/// A table service's pending work and what it will read.
+struct ServiceInput {
+  std::string actor;
+  std::vector<SnapshotFile> files;
+};
+
+class Oracle {
+ public:
+  explicit Oracle(VirtualClock& clock) : shadow_([&clock] { return clock.now_ms; }) {}
+
+  memory_storage& shadow() noexcept { return shadow_; }
+
+  /// Mirrors a data file written to the real storage.
+  void mirror_data_file(const std::string& path, std::uint64_t size) {
+    (void)shadow_.put_sized(path, size);
+    bump();
+  }
+  void mirror_marker(const std::string& path) { (void)shadow_.write_if_absent(path, "commitTime=0\n"); }
+
+  /// The table changed in a way views can see: drop cached snapshots.
+  void bump() noexcept { ++version_; }
+  std::uint64_t version() const noexcept { return version_; }
+
+  /// Ideal content of the snapshot at `at` under `md`.
+  StatusOr<const std::vector<SnapshotFile>*> snapshot(const TableMetadata& md, const InstantTime& at) {
+    if (cache_version_ != version_) {
+      cache_.clear();
+      cache_version_ = version_;
+    }
+    auto it = cache_.find(at);
+    if (it == cache_.end()) {
+      LAKEGC_ASSIGN_OR_RETURN(auto files, resolve_snapshot(shadow_, md, at));
+      it = cache_.emplace(at, std::move(files)).first;
+    }
+    return &it->second;
+  }
+
+  /// Before archival drops the replacecommits requested before `bound`:
+  /// forget the files of the groups they replaced. No snapshot that stays
+  /// resolvable reads them, and once their replacecommit leaves the active
+  /// timeline a view would take them for live groups again (the archiver
+  /// only archives a replacecommit whose replaced files are gone from the
+  /// real storage; the shadow keeps everything, so it must forget them).
+  void forget_replaced_before(const TableMetadata& md, const InstantTime& bound) {
+    std::vector<std::string> drop;
+    for (const auto& [t, info] : md.commits) {
+      if (!(t < bound) || info.replaced.empty() || !md.timeline.is_completed_commit(t)) continue;
+      for (const ReplacedGroup& g : info.replaced) {
+        (void)shadow_.list(
+            g.partition,
+            [&](const FileEntry& e) {
+              const auto slash = e.path.rfind('/');
+              std::string_view name = slash == std::string_view::npos ? e.path : e.path.substr(slash + 1);
+              if (!name.empty() && name.front() == '.') name.remove_prefix(1);
+              if (name.size() > g.file_id.size() && name.substr(0, g.file_id.size()) == g.file_id &&
+                  name[g.file_id.size()] == '_') {
+                drop.emplace_back(e.path);
+              }
+            },
+            ListOptions{false, {}});
+      }
+    }
+    for (const std::string& p : drop) (void)shadow_.remove(p);
+    if (!drop.empty()) bump();
+  }
+
+  // --- writes ---------------------------------------------------------------
+  void begin_write(const InstantTime& t, std::vector<std::string> paths) { pending_[t] = std::move(paths); }
+  void end_write(const InstantTime& t) { pending_.erase(t); }
+  const std::map<InstantTime, std::vector<std::string>>& pending_writes() const noexcept { return pending_; }
+
+  /// Files of an abandoned write: nobody will commit them.
+  void orphan(const InstantTime& t, const std::vector<std::string>& paths) {
+    auto& v = orphans_[t];
+    v.insert(v.end(), paths.begin(), paths.end());
+    orphan_paths_.insert(paths.begin(), paths.end());
+  }
+  bool is_orphan(const std::string& path) const { return orphan_paths_.contains(path); }
+  const std::map<InstantTime, std::vector<std::string>>& orphans() const noexcept { return orphans_; }
+
+  /// Two base files of one write in one file group (a speculative
+  /// duplicate): whichever the view picks, the other is left behind.
+  void duplicate_pair(const std::string& committed, const std::string& duplicate) {
+    duplicates_.insert(committed);
+    duplicates_.insert(duplicate);
+  }
+  bool is_duplicate(const std::string& path) const { return duplicates_.contains(path); }
+
+  /// A clean planned from a silently short listing under incremental
+  /// scope: a slice it should have deleted then is never revisited (only a
+  /// full scan would find it), so I6 cannot demand that files present at
+  /// that moment are gone. Safety invariants still apply to them.
+  void short_listing(const std::map<std::string, std::uint64_t>& present) {
+    for (const auto& [p, size] : present) short_listed_.insert(p);
+  }
+  bool missed_by_short_listing(const std::string& path) const { return short_listed_.contains(path); }
+
+  // --- savepoints and services ------------------------------------------------
+  std::map<InstantTime, std::vector<std::string>>& savepoints() noexcept { return savepoints_; }
+  std::map<InstantTime, ServiceInput>& services() noexcept { return services_; }
+
+  // --- promises and deletions ---------------------------------------------------
+  std::size_t add_promise(Promise p) {
+    promises_.push_back(std::move(p));
+    return promises_.size() - 1;
+  }
+  const Promise& promise(std::size_t i) const { return promises_.at(i); }
+  std::size_t promise_count() const noexcept { return promises_.size(); }
+  void bind_clean(const InstantTime& clean, std::size_t promise) { clean_promise_[clean] = promise; }
+  std::size_t promise_of(const InstantTime& clean) const {
+    auto it = clean_promise_.find(clean);
+    return it == clean_promise_.end() ? kNoPromise : it->second;
+  }
+  void record_deletion(const std::string& path, Deletion d) { deleted_[path] = d; }
+  const Deletion* deletion(const std::string& path) const {
+    auto it = deleted_.find(path);
+    return it == deleted_.end() ? nullptr : &it->second;
+  }
+
+ private:
+  memory_storage shadow_;
+  std::uint64_t version_ = 0;
+  std::uint64_t cache_version_ = ~0ULL;
+  std::map<InstantTime, std::vector<SnapshotFile>> cache_;
+  std::map<InstantTime, std::vector<std::string>> pending_;
+  std::map<InstantTime, std::vector<std::string>> orphans_;
+  std::set<std::string> orphan_paths_;
+  std::set<std::string> duplicates_;
+  std::set<std::string> short_listed_;
+  std::map<InstantTime, std::vector<std::string>> savepoints_;
+  std::map<InstantTime, ServiceInput> services_;
+  std::vector<Promise> promises_;
+  std::map<InstantTime, std::size_t> clean_promise_;
+  std::map<std::string, Deletion> deleted_;
+};
+
+}  // namespace lakegc::sim

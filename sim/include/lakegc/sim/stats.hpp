@@ -1,0 +1,83 @@
+// File: lakegc/sim/stats.hpp
+// -----------------------------------------------------------------------------
+// What one run measured: work done, storage held over time, and how queries
+// fared against the promise. Integers only (averages are computed when
+// printing), so runs compare exactly.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace lakegc::sim {
+
+/// Query-duration buckets for "X% of Y-hour queries would fail".
+inline constexpr std::array<std::int64_t, 4> kQueryBucketMinutes = {15, 60, 180, 480};
+inline constexpr std::array<std::string_view, 5> kQueryBucketNames = {"<=15m", "<=1h", "<=3h", "<=8h", ">8h"};
+
+constexpr std::size_t query_bucket(std::int64_t duration_ms) noexcept {
+  for (std::size_t i = 0; i < kQueryBucketMinutes.size(); ++i) {
+    if (duration_ms <= kQueryBucketMinutes[i] * 60'000) return i;
+  }
+  return kQueryBucketMinutes.size();
+}
+
+struct QueryStats {
+  std::uint64_t started = 0;
+  std::uint64_t ok = 0;
+  /// The snapshot was already outside the promise, and damaged, when the
+  /// query began (time travel too far back).
+  std::uint64_t failed_at_start = 0;
+  /// The query outlived the promise: a clean removed a file it still had to
+  /// read, after its snapshot left the promise.
+  std::uint64_t failed_during = 0;
+  std::uint64_t violated = 0;
+
+  QueryStats& operator+=(const QueryStats& o) {
+    started += o.started;
+    ok += o.ok;
+    failed_at_start += o.failed_at_start;
+    failed_during += o.failed_during;
+    violated += o.violated;
+    return *this;
+  }
+};
+
+struct RunStats {
+  std::uint64_t events = 0;
+  std::uint64_t commits = 0;
+  std::uint64_t writes_aborted = 0;   // optimistic-concurrency conflicts
+  std::uint64_t writes_crashed = 0;   // fault: writer died before commit
+  std::uint64_t writes_failed = 0;    // fault: a storage call failed mid-write
+  std::uint64_t files_written = 0;
+  std::uint64_t bytes_written = 0;
+  std::uint64_t clean_runs = 0;
+  std::uint64_t cleans_executed = 0;
+  std::uint64_t clean_errors = 0;     // runs that failed under an injected fault
+  std::uint64_t files_deleted = 0;
+  std::uint64_t bytes_deleted = 0;
+  std::uint64_t compactions = 0;
+  std::uint64_t clusterings = 0;
+  std::uint64_t savepoints = 0;
+  std::uint64_t archivals = 0;
+  std::uint64_t faults_armed = 0;
+  std::uint64_t read_retries = 0;     // a read hit an injected storage failure
+  std::uint64_t i6_waived = 0;        // left behind after a truncated listing (see check_convergence)
+  std::array<QueryStats, kQueryBucketNames.size()> queries{};
+  // Storage held: KiB x milliseconds, integrated over the run.
+  std::uint64_t kib_ms = 0;
+  std::int64_t span_ms = 0;
+  std::uint64_t peak_bytes = 0;
+  std::uint64_t final_bytes = 0;
+
+  QueryStats all_queries() const {
+    QueryStats q;
+    for (const auto& b : queries) q += b;
+    return q;
+  }
+  std::uint64_t average_bytes() const {
+    return span_ms > 0 ? kib_ms / static_cast<std::uint64_t>(span_ms) * 1024 : final_bytes;
+  }
+};
+
+}  // namespace lakegc::sim

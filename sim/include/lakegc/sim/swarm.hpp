@@ -1,0 +1,247 @@
+// File: lakegc/sim/swarm.hpp
+// -----------------------------------------------------------------------------
+// Swarm configuration: the seed picks which actors and faults exist and
+// their knobs, so one sweep covers many different worlds (FoundationDB's
+// setRandomConfig, TigerBeetle's options_swarm). Every field is printed with
+// the seed, and drawing it consumes its own PRNG stream, so the same seed
+// gives the same world whatever the policy under test.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "lakegc/core/timeline.hpp"
+#include "lakegc/policy/config.hpp"
+#include "lakegc/sim/any_policy.hpp"
+#include "lakegc/sim/prng.hpp"
+
+namespace lakegc::sim {
+
+inline constexpr std::int64_t kMinute = 60'000;
+inline constexpr std::int64_t kHour = 60 * kMinute;
+
+enum class TableType : std::uint8_t { cow, mor };
+enum class RuleKind : std::uint8_t { commits, hours, versions };
+enum class CleanerMode : std::uint8_t { inline_after_commit, async };
+
+struct PolicyKnobs {
+  RuleKind rule = RuleKind::commits;
+  std::uint32_t commits = 10;   // KEEP_LATEST_COMMITS
+  std::uint32_t hours = 4;      // KEEP_LATEST_BY_HOURS
+  std::uint32_t versions = 3;   // KEEP_LATEST_FILE_VERSIONS
+  bool incremental = true;
+  bool reader_leases = false;
+  /// hoodie.clean.trigger.max.commits: clean every N commits.
+  std::uint32_t trigger_commits = 1;
+};
+
+struct FaultKnobs {
+  bool on = false;
+  bool writer_crash = false;       // a writer dies before commit; its write is rolled back later
+  bool duplicate_files = false;    // speculative duplicate base files (another write token)
+  bool storage_failures = false;   // memory_storage::fail_next on list/stat/write/remove
+  bool truncated_listings = false; // a silently short (or empty) listing
+  bool cleaner_crash = false;      // the cleaner dies between two executor steps
+  std::int64_t interval_ms = kHour;  // mean time between armed faults
+};
+
+struct SwarmConfig {
+  // Table.
+  TableType type = TableType::cow;
+  TimelineLayout layout = TimelineLayout::v2;
+  std::uint32_t partitions = 2;
+  std::uint32_t max_groups = 16;
+  // Writers.
+  std::uint32_t writers = 1;
+  std::int64_t write_interval_ms = 20 * kMinute;  // mean idle time between writes, per writer
+  std::int64_t write_duration_ms = 2 * kMinute;   // max time a write stays in flight
+  std::uint32_t update_fanout = 2;                // max file groups touched by one write
+  std::uint32_t insert_percent = 30;              // chance a write also creates a file group
+  // Readers.
+  std::int64_t reader_interval_ms = 30 * kMinute;  // mean time between queries
+  std::int64_t query_max_ms = 2 * kHour;           // longest query
+  std::uint32_t time_travel_percent = 30;
+  // Services.
+  bool compaction = false;  // MOR only
+  std::int64_t compaction_interval_ms = kHour;
+  std::int64_t compaction_duration_ms = 10 * kMinute;
+  bool clustering = false;
+  std::int64_t clustering_interval_ms = 3 * kHour;
+  std::int64_t clustering_duration_ms = 10 * kMinute;
+  bool savepoints = false;
+  std::int64_t savepoint_interval_ms = 4 * kHour;
+  std::int64_t savepoint_lifetime_ms = 6 * kHour;
+  std::uint32_t max_savepoints = 2;
+  CleanerMode cleaner = CleanerMode::inline_after_commit;
+  std::int64_t clean_interval_ms = 30 * kMinute;
+  bool archiver = true;
+  std::int64_t archive_interval_ms = 2 * kHour;
+  std::uint32_t archive_min_commits = 12;
+  std::uint32_t archive_max_commits = 20;
+  // Faults and length.
+  FaultKnobs faults;
+  std::int64_t duration_ms = 12 * kHour;
+  // The policy under test (unless --policy or a canary replaces it).
+  PolicyKnobs policy;
+};
+
+/// Draws a swarm configuration. Ranges are sized so one seed simulates in
+/// well under half a second (the test sweep runs hundreds).
+inline SwarmConfig draw_swarm(Rng& rng) {
+  SwarmConfig s;
+  s.type = rng.chance(1, 2) ? TableType::mor : TableType::cow;
+  s.layout = rng.chance(1, 2) ? TimelineLayout::v2 : TimelineLayout::v1;
+  s.partitions = static_cast<std::uint32_t>(rng.uniform(1, 4));
+  s.max_groups = static_cast<std::uint32_t>(rng.uniform(4, 24));
+  s.writers = static_cast<std::uint32_t>(rng.uniform(1, 3));
+  s.write_interval_ms = rng.uniform_i64(5, 40) * kMinute;
+  s.write_duration_ms = rng.chance(1, 3) ? rng.uniform_i64(10, 90) * kMinute : rng.uniform_i64(5, 120) * 1000;
+  s.update_fanout = static_cast<std::uint32_t>(rng.uniform(1, 4));
+  s.insert_percent = static_cast<std::uint32_t>(rng.uniform(10, 50));
+  s.reader_interval_ms = rng.uniform_i64(5, 60) * kMinute;
+  s.query_max_ms = rng.uniform_i64(1, 8) * kHour;
+  s.time_travel_percent = static_cast<std::uint32_t>(rng.uniform(0, 60));
+  s.compaction = s.type == TableType::mor && rng.chance(3, 4);
+  s.compaction_interval_ms = rng.uniform_i64(20, 180) * kMinute;
+  s.compaction_duration_ms = rng.uniform_i64(1, 90) * kMinute;
+  s.clustering = rng.chance(1, 2);
+  s.clustering_interval_ms = rng.uniform_i64(60, 360) * kMinute;
+  s.clustering_duration_ms = rng.uniform_i64(1, 45) * kMinute;
+  s.savepoints = rng.chance(1, 2);
+  s.savepoint_interval_ms = rng.uniform_i64(1, 8) * kHour;
+  s.savepoint_lifetime_ms = rng.uniform_i64(1, 12) * kHour;
+  s.max_savepoints = static_cast<std::uint32_t>(rng.uniform(1, 3));
+  s.cleaner = rng.chance(1, 2) ? CleanerMode::inline_after_commit : CleanerMode::async;
+  s.clean_interval_ms = rng.uniform_i64(10, 120) * kMinute;
+  s.archiver = rng.chance(3, 4);
+  s.archive_interval_ms = rng.uniform_i64(1, 4) * kHour;
+  s.archive_min_commits = static_cast<std::uint32_t>(rng.uniform(8, 20));
+  s.archive_max_commits = s.archive_min_commits + static_cast<std::uint32_t>(rng.uniform(4, 16));
+  s.faults.on = rng.chance(1, 2);
+  s.faults.writer_crash = rng.chance(1, 2);
+  s.faults.duplicate_files = rng.chance(1, 2);
+  s.faults.storage_failures = rng.chance(1, 2);
+  s.faults.truncated_listings = rng.chance(1, 2);
+  s.faults.cleaner_crash = rng.chance(1, 2);
+  s.faults.interval_ms = rng.uniform_i64(20, 180) * kMinute;
+  s.duration_ms = rng.uniform_i64(6, 24) * kHour;
+  const auto rule = rng.uniform(0, 2);
+  s.policy.rule = rule == 0 ? RuleKind::commits : rule == 1 ? RuleKind::hours : RuleKind::versions;
+  s.policy.commits = static_cast<std::uint32_t>(rng.uniform(1, 12));
+  s.policy.hours = static_cast<std::uint32_t>(rng.uniform(1, 8));
+  s.policy.versions = static_cast<std::uint32_t>(rng.uniform(1, 4));
+  s.policy.incremental = rng.chance(1, 2) && s.policy.rule != RuleKind::versions;
+  s.policy.reader_leases = rng.chance(1, 4);
+  s.policy.trigger_commits = rng.chance(2, 3) ? 1 : static_cast<std::uint32_t>(rng.uniform(2, 4));
+  return s;
+}
+
+/// The swarm's policy as `hoodie.*` properties (the same form as --policy).
+inline config::Properties policy_properties(const PolicyKnobs& k) {
+  config::Properties p;
+  switch (k.rule) {
+    case RuleKind::commits:
+      p["hoodie.clean.policy"] = "KEEP_LATEST_COMMITS";
+      p["hoodie.clean.commits.retained"] = std::to_string(k.commits);
+      break;
+    case RuleKind::hours:
+      p["hoodie.clean.policy"] = "KEEP_LATEST_BY_HOURS";
+      p["hoodie.clean.hours.retained"] = std::to_string(k.hours);
+      break;
+    case RuleKind::versions:
+      p["hoodie.clean.policy"] = "KEEP_LATEST_FILE_VERSIONS";
+      p["hoodie.clean.fileversions.retained"] = std::to_string(k.versions);
+      break;
+  }
+  p["hoodie.clean.incremental.enabled"] = k.incremental ? "true" : "false";
+  if (k.reader_leases) p["lakegc.clean.reader.leases"] = "true";
+  if (k.trigger_commits > 1) p["hoodie.clean.trigger.max.commits"] = std::to_string(k.trigger_commits);
+  return p;
+}
+
+/// Parses `k=v,k=v` (the --policy flag) into properties.
+inline StatusOr<config::Properties> parse_policy_flag(std::string_view text) {
+  config::Properties p;
+  while (!text.empty()) {
+    const auto comma = text.find(',');
+    const std::string_view item = text.substr(0, comma);
+    if (!item.empty()) {
+      const auto eq = item.find('=');
+      if (eq == std::string_view::npos || eq == 0) {
+        return absl::InvalidArgumentError(fmt::format("--policy: '{}' is not key=value", item));
+      }
+      p[std::string(item.substr(0, eq))] = std::string(item.substr(eq + 1));
+    }
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  return p;
+}
+
+/// `k=v,k=v` for properties (reports and replay commands).
+inline std::string format_properties(const config::Properties& p) {
+  std::string out;
+  for (const auto& [k, v] : p) {
+    if (!out.empty()) out += ',';
+    out += k + "=" + v;
+  }
+  return out;
+}
+
+/// A policy from properties, labelled for reports.
+inline StatusOr<any_policy> policy_from_properties(const config::Properties& props) {
+  LAKEGC_ASSIGN_OR_RETURN(auto runtime, config::from_properties(props));
+  std::string label = runtime.name();
+  std::visit(
+      [&](const auto& r) {
+        using R = std::decay_t<decltype(r)>;
+        if constexpr (std::is_same_v<R, keep_latest_commits>) label += fmt::format(" n={}", r.commits);
+        if constexpr (std::is_same_v<R, keep_by_hours>) label += fmt::format(" h={}", r.hours);
+        if constexpr (std::is_same_v<R, keep_latest_file_versions>) label += fmt::format(" k={}", r.versions);
+      },
+      runtime.rule());
+  if (runtime.scope().incremental) label += " incremental";
+  if (runtime.guards().reader_leases) label += " leases";
+  if (runtime.scope().trigger_max_commits > 1) label += fmt::format(" every {} commits", runtime.scope().trigger_max_commits);
+  return any_policy(std::move(runtime), std::move(label));
+}
+
+/// The family a policy belongs to in sweep summaries.
+constexpr std::string_view to_string(RuleKind k) noexcept {
+  return k == RuleKind::commits ? "KEEP_LATEST_COMMITS" : k == RuleKind::hours ? "KEEP_LATEST_BY_HOURS"
+                                                                                : "KEEP_LATEST_FILE_VERSIONS";
+}
+
+inline std::string describe(const SwarmConfig& s) {
+  auto mins = [](std::int64_t ms) { return ms / kMinute; };
+  std::string out;
+  out += fmt::format("  table     : {} layout={} partitions={} max_groups={}\n", s.type == TableType::mor ? "MOR" : "COW",
+                     static_cast<int>(s.layout), s.partitions, s.max_groups);
+  out += fmt::format("  writers   : {} every ~{}min, in flight up to {}s, fanout {}, inserts {}%\n", s.writers,
+                     mins(s.write_interval_ms), s.write_duration_ms / 1000, s.update_fanout, s.insert_percent);
+  out += fmt::format("  readers   : every ~{}min, queries up to {}min, time travel {}%\n", mins(s.reader_interval_ms),
+                     mins(s.query_max_ms), s.time_travel_percent);
+  out += fmt::format("  services  : compaction={} (every {}min, {}min) clustering={} (every {}min, {}min)\n",
+                     s.compaction, mins(s.compaction_interval_ms), mins(s.compaction_duration_ms), s.clustering,
+                     mins(s.clustering_interval_ms), mins(s.clustering_duration_ms));
+  out += fmt::format("              savepoints={} (every {}min, kept {}min, max {}) cleaner={} archiver={} "
+                     "(every {}min, keep {}..{} commits)\n",
+                     s.savepoints, mins(s.savepoint_interval_ms), mins(s.savepoint_lifetime_ms), s.max_savepoints,
+                     s.cleaner == CleanerMode::inline_after_commit ? std::string("inline")
+                                                                   : fmt::format("async every {}min", mins(s.clean_interval_ms)),
+                     s.archiver, mins(s.archive_interval_ms), s.archive_min_commits, s.archive_max_commits);
+  out += fmt::format("  faults    : {}", s.faults.on ? "on" : "off");
+  if (s.faults.on) {
+    out += fmt::format(" (every ~{}min:{}{}{}{}{})", mins(s.faults.interval_ms),
+                       s.faults.writer_crash ? " writer-crash" : "", s.faults.duplicate_files ? " duplicate-files" : "",
+                       s.faults.storage_failures ? " storage-failures" : "",
+                       s.faults.truncated_listings ? " truncated-listings" : "",
+                       s.faults.cleaner_crash ? " cleaner-crash" : "");
+  }
+  out += fmt::format("\n  duration  : {}min simulated\n", mins(s.duration_ms));
+  return out;
+}
+
+}  // namespace lakegc::sim

@@ -1,0 +1,212 @@
+// File: lakegc/sim/table.hpp
+// -----------------------------------------------------------------------------
+// Table: the state every actor shares. The real storage and journal that the
+// library's planners and executor act on, the oracle beside them, the
+// seed's PRNG, the virtual clock, the trace, and the bookkeeping actors need
+// to coordinate as Hudi's writers and services do (which file groups are
+// under a pending write, compaction or clustering; which writes completed
+// while another was in flight).
+//
+// Files are written as Hudi names them (hudi-layout.md section 3): base
+// `<fileId>_<writeToken>_<instant>.parquet`, log
+// `.<fileId>_<instant>.log.<version>_<writeToken>`; every partition holds a
+// `.hoodie_partition_metadata`. memory_storage stamps mtimes from the
+// virtual clock.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "lakegc/exec/memory_journal.hpp"
+#include "lakegc/sim/any_policy.hpp"
+#include "lakegc/sim/oracle.hpp"
+#include "lakegc/sim/prng.hpp"
+#include "lakegc/sim/scheduler.hpp"
+#include "lakegc/sim/stats.hpp"
+#include "lakegc/sim/swarm.hpp"
+#include "lakegc/sim/trace.hpp"
+#include "lakegc/sim/violation.hpp"
+#include "lakegc/storage/memory_storage.hpp"
+
+namespace lakegc::sim {
+
+/// Faults armed by the fault injector, each consumed by the next actor step
+/// it applies to.
+struct ArmedFaults {
+  bool write_crash = false;      // next write: the writer dies before commit
+  bool write_duplicate = false;  // next write: a speculative duplicate base file
+  bool write_failure = false;    // next write: a storage write fails
+  bool clean_crash = false;      // next clean: crash between two executor steps
+  bool clean_failure = false;    // next clean: a storage call fails
+  bool clean_truncated = false;  // next clean: a short or empty listing
+  bool read_failure = false;     // next read: stat fails
+  void clear() { *this = ArmedFaults{}; }
+};
+
+/// What the actors know about one file group beyond the view.
+struct GroupState {
+  std::optional<InstantTime> clustering;  // pending clustering that will replace it
+  std::optional<InstantTime> compaction;  // pending compaction on it
+  std::uint32_t pending_writes = 0;       // in-flight writes touching it
+};
+
+class Table {
+ public:
+  /// 2023-11-14T22:13:20Z: any fixed date works; instants are UTC.
+  static constexpr std::int64_t kEpochMs = 1'700'000'000'000;
+
+  Table(const SwarmConfig& swarm_config, any_policy policy_under_test, Rng& rng_, VirtualClock& clock_, Trace& trace_)
+      : swarm(swarm_config),
+        policy(std::move(policy_under_test)),
+        rng(rng_),
+        clock(clock_),
+        trace(trace_),
+        storage([this] { return clock.now_ms; }),
+        journal(TimelineTimezone::utc, swarm_config.layout, true),
+        oracle(clock_) {
+    if (clock.now_ms < kEpochMs) clock.now_ms = kEpochMs;
+    origin_ms = clock.now_ms;
+    trace.set_origin(origin_ms);
+    for (std::uint32_t i = 0; i < std::max<std::uint32_t>(swarm.partitions, 1); ++i) {
+      partitions.push_back(fmt::format("dt=2023-11-{:02d}", 14 + i));
+      const std::string marker = join_path(partitions.back(), kPartitionMetadataFile);
+      (void)storage.write_if_absent(marker, "commitTime=0\n");
+      oracle.mirror_marker(marker);
+    }
+  }
+
+  Table(const Table&) = delete;
+  Table& operator=(const Table&) = delete;
+
+  SwarmConfig swarm;
+  any_policy policy;
+  Rng& rng;
+  VirtualClock& clock;
+  Trace& trace;
+  memory_storage storage;
+  memory_journal journal;
+  Oracle oracle;
+  std::vector<std::string> partitions;
+  std::int64_t origin_ms = 0;
+  RunStats stats;
+  std::vector<Violation> violations;
+  ArmedFaults armed;
+  bool faults_enabled = false;
+  /// Snapshots leased by running queries (guard::reader_leases).
+  std::multiset<InstantTime> leases;
+  /// Per `partition/fileId`.
+  std::map<std::string, GroupState> groups;
+  std::uint32_t groups_created = 0;
+
+  std::int64_t now() const noexcept { return clock.now_ms; }
+  std::int64_t elapsed() const noexcept { return clock.now_ms - origin_ms; }
+
+  // --- naming ---------------------------------------------------------------
+
+  /// A fresh instant: now, or one millisecond after the last one handed out
+  /// (Hudi allocates instant times uniquely).
+  InstantTime next_instant() {
+    last_instant_ms_ = std::max(clock.now_ms, last_instant_ms_ + 1);
+    return InstantTime::from_epoch_ms(last_instant_ms_, TimelineTimezone::utc);
+  }
+  /// Keeps later allocations after `t` (an instant the library allocated).
+  void saw_instant(const InstantTime& t) {
+    if (auto ms = t.to_epoch_ms(TimelineTimezone::utc); ms.ok()) last_instant_ms_ = std::max(last_instant_ms_, *ms);
+  }
+  std::string new_file_id() { return fmt::format("fg{:05d}-0", ++groups_created); }
+  std::string write_token() {
+    ++tokens_;
+    return fmt::format("{}-{}-{}", tokens_ % 7, tokens_ / 7 + 1, tokens_);
+  }
+  std::string base_name(std::string_view fid, const InstantTime& t) {
+    return fmt::format("{}_{}_{}.parquet", fid, write_token(), t);
+  }
+  std::string log_name(std::string_view fid, const InstantTime& t, std::uint64_t version) {
+    return fmt::format(".{}_{}.log.{}_{}", fid, t, version, write_token());
+  }
+  static std::string group_key(std::string_view partition, std::string_view fid) {
+    return join_path(partition, fid);
+  }
+
+  // --- storage and journal ----------------------------------------------------
+
+  /// Writes a data file to the real storage and mirrors it in the oracle.
+  Status put(const std::string& partition, const std::string& name, std::uint64_t size) {
+    const std::string path = join_path(partition, name);
+    LAKEGC_RETURN_IF_ERROR(storage.put_sized(path, size));
+    oracle.mirror_data_file(path, size);
+    ++stats.files_written;
+    stats.bytes_written += size;
+    return Status();
+  }
+
+  StatusOr<TableMetadata> load() const { return journal.load(); }
+
+  /// Data files (not partition markers) on the real storage, by path. Never
+  /// fails and never consumes an armed fault.
+  std::map<std::string, std::uint64_t> data_files() const {
+    std::map<std::string, std::uint64_t> out;
+    storage.for_each_file([&](const FileEntry& e) {
+      const auto slash = e.path.rfind('/');
+      const std::string_view name = slash == std::string_view::npos ? e.path : e.path.substr(slash + 1);
+      if (!is_partition_metadata_file(name)) out.emplace(std::string(e.path), e.size);
+    });
+    return out;
+  }
+
+  /// Adds storage held since the last sample (called before each event).
+  void sample_storage() {
+    const std::int64_t t = clock.now_ms;
+    if (last_sample_ms_ >= 0 && t > last_sample_ms_) {
+      stats.kib_ms += (last_sample_bytes_ / 1024) * static_cast<std::uint64_t>(t - last_sample_ms_);
+      stats.span_ms += t - last_sample_ms_;
+    }
+    last_sample_ms_ = t;
+    last_sample_bytes_ = storage.total_bytes();
+    stats.peak_bytes = std::max(stats.peak_bytes, storage.total_bytes());
+    stats.final_bytes = storage.total_bytes();
+  }
+
+  // --- trace and violations ----------------------------------------------------
+
+  template <typename... Args>
+  void event(std::string_view actor, fmt::format_string<Args...> f, Args&&... args) {
+    trace.event(clock.now_ms, actor, f, std::forward<Args>(args)...);
+  }
+
+  void violation(Invariant inv, std::string actor, std::string file, InstantTime instant, std::string detail) {
+    Violation v{inv, elapsed(), std::move(actor), std::move(file), instant, std::move(detail)};
+    event("checker", "VIOLATION {}", v.describe());
+    if (violations.size() < kMaxViolations) violations.push_back(std::move(v));
+  }
+
+  /// A library call failed where no fault explains it.
+  void unexpected(std::string actor, std::string_view what, const Status& st) {
+    violation(Invariant::unexpected_error, std::move(actor), {}, {},
+              fmt::format("{}: {}", what, message_of(st)));
+  }
+
+  /// Leased snapshots, sorted and unique (CleanContext::leases).
+  std::vector<InstantTime> lease_list() const {
+    std::vector<InstantTime> out(leases.begin(), leases.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+
+  static constexpr std::size_t kMaxViolations = 32;
+
+ private:
+  std::int64_t last_instant_ms_ = 0;
+  std::int64_t last_sample_ms_ = -1;
+  std::uint64_t last_sample_bytes_ = 0;
+  std::uint64_t tokens_ = 0;
+};
+
+}  // namespace lakegc::sim

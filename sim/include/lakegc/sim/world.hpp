@@ -1,0 +1,157 @@
+// File: lakegc/sim/world.hpp
+// -----------------------------------------------------------------------------
+// World: one simulated table with its actors, and the operations a driver
+// calls. Three drivers share it:
+//
+// * Simulation (simulation.hpp): the event loop; one seed, virtual time,
+//   the swarm's cadences;
+// * the libFuzzer target (fuzz/schedule_fuzzer.cpp): input bytes choose the
+//   operations and every choice inside them;
+// * the RapidCheck state machine (tests/property/sim/): generated command
+//   sequences that shrink to a minimal failing one.
+//
+// Every operation is safe to call in any state (it does nothing when it has
+// nothing to do), so any sequence is a valid schedule. `finish()` runs the
+// liveness phase: faults off, writes and services driven to quiescence,
+// one more commit and clean, then the final checks (I2 sample, I4, I5, I6).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "lakegc/sim/archiver.hpp"
+#include "lakegc/sim/cleaner.hpp"
+#include "lakegc/sim/faults.hpp"
+#include "lakegc/sim/reader.hpp"
+#include "lakegc/sim/savepointer.hpp"
+#include "lakegc/sim/services.hpp"
+#include "lakegc/sim/writer.hpp"
+
+namespace lakegc::sim {
+
+class World {
+  // Declared first: the Table keeps references to them.
+  Rng rng_;
+  VirtualClock clock_;
+  Trace trace_;
+
+ public:
+  World(const SwarmConfig& swarm, any_policy policy, Rng rng)
+      : rng_(std::move(rng)),
+        table(swarm, std::move(policy), rng_, clock_, trace_),
+        writers(table, std::max<std::uint32_t>(swarm.writers, 1)),
+        readers(table),
+        compactor(table),
+        clusterer(table),
+        savepointer(table),
+        cleaner(table),
+        archiver(table),
+        faults(table) {
+    table.faults_enabled = swarm.faults.on;
+  }
+
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  VirtualClock& clock() noexcept { return clock_; }
+  Trace& trace() noexcept { return trace_; }
+  Rng& rng() noexcept { return rng_; }
+  bool failed() const noexcept { return !table.violations.empty(); }
+
+  // --- operations ------------------------------------------------------------
+
+  bool write_begin(std::size_t w) { return writers.begin(w % writers.count()); }
+  /// Completes writer `w`'s write; with inline cleaning, the cleaner runs
+  /// right after a commit (hoodie.clean.automatic, inline).
+  bool write_finish(std::size_t w) {
+    const bool committed = writers.finish(w % writers.count());
+    if (committed && table.swarm.cleaner == CleanerMode::inline_after_commit) cleaner.run();
+    return committed;
+  }
+  std::optional<std::uint64_t> reader_start(std::int64_t duration_ms) { return readers.start(duration_ms); }
+  bool reader_read(std::uint64_t id, std::size_t files) { return readers.read(id, files); }
+  bool compaction_schedule() { return table.swarm.compaction && compactor.schedule(); }
+  bool compaction_complete() { return compactor.complete(); }
+  bool clustering_schedule() { return table.swarm.clustering && clusterer.schedule(); }
+  bool clustering_complete() { return clusterer.complete(); }
+  bool savepoint_take() { return table.swarm.savepoints && savepointer.take(); }
+  bool savepoint_remove(std::int64_t min_age_ms) { return savepointer.remove_oldest(min_age_ms); }
+  bool clean() { return cleaner.run(); }
+  bool archive() { return table.swarm.archiver && archiver.run(); }
+  bool arm_fault() { return faults.arm(); }
+  /// Moves virtual time forward (drivers without a scheduler).
+  void advance(std::int64_t ms) { clock_.now_ms += ms < 0 ? 0 : ms; }
+
+  /// The liveness phase and the final checks.
+  void finish() {
+    table.event("world", "liveness phase: faults off, services to quiescence");
+    table.faults_enabled = false;
+    table.armed.clear();
+    readers.stop_all();
+    for (std::size_t w = 0; w < writers.count(); ++w) writers.finish(w);
+    writers.rollback_expired(0);
+    for (int i = 0; i < 3 && compactor.pending(); ++i) compactor.complete();
+    for (int i = 0; i < 3 && clusterer.pending(); ++i) clusterer.complete();
+    // One more commit and clean, until the cleaner has planned against the
+    // quiescent table (its trigger may want several commits).
+    const std::uint32_t trigger = std::max<std::uint32_t>(table.policy.scope().trigger_max_commits, 1);
+    for (std::uint32_t i = 0; i <= trigger; ++i) {
+      advance(kMinute);
+      if (writers.begin(0)) {
+        advance(1000);
+        writers.finish(0);
+      }
+      cleaner.run();
+      if (cleaner.planned_last_run()) break;
+    }
+    // Finish whatever is left (a plan a crash left pending); stop once a run
+    // deletes nothing.
+    for (int i = 0; i < 2; ++i) {
+      if (!cleaner.run()) break;
+    }
+    if (table.swarm.archiver) archiver.run();
+    table.sample_storage();
+
+    if (failed()) return;
+    check_promise_now(table, cleaner.current_promise(), 16);
+    check_latest_and_savepoints();
+    if (!failed() && cleaner.last_decision()) check_convergence(table, *cleaner.last_decision());
+  }
+
+  Table table;
+  Writers writers;
+  Readers readers;
+  Compactor compactor;
+  Clusterer clusterer;
+  Savepointer savepointer;
+  Cleaner cleaner;
+  Archiver archiver;
+  FaultInjector faults;
+
+ private:
+  void check_latest_and_savepoints() {
+    auto md = table.load();
+    if (!md.ok()) return;
+    const FileMap present = table.data_files();
+    const auto commits = md->timeline.completed_commits();
+    bool error = false;
+    if (!commits.empty()) {
+      const InstantTime latest = commits.back()->requested;
+      if (auto f = detail::first_missing(table, *md, latest, present, &error); !f.empty()) {
+        table.violation(Invariant::I4_no_loss, "checker", f, latest, "the latest snapshot is not fully readable");
+        return;
+      }
+    }
+    for (const auto& [sp, paths] : table.oracle.savepoints()) {
+      for (const std::string& f : paths) {
+        if (!present.contains(f)) {
+          table.violation(Invariant::I5_savepoints, "checker", f, sp, "a savepointed file is missing");
+          return;
+        }
+      }
+    }
+  }
+};
+
+}  // namespace lakegc::sim

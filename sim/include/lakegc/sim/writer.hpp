@@ -1,0 +1,288 @@
+// File: lakegc/sim/writer.hpp
+// -----------------------------------------------------------------------------
+// Writers: concurrent ingestion jobs with optimistic concurrency.
+//
+// A write begins (requested -> inflight), writes its files while in flight,
+// and later either completes with its commit metadata or is abandoned:
+//
+// * COW: an update writes a new base file version of the group; MOR: it
+//   appends a log file. Layout 1 names a log by the base instant of the
+//   slice it appends to (the group's latest slice, which is a pending
+//   compaction's slice once one is scheduled); layout 2 by the deltacommit.
+//   Inserts create new file groups with a base file.
+// * Groups under a pending clustering are not written (Hudi's default
+//   update strategy rejects such writes).
+// * Conflict: a write touching a file group that another write committed
+//   to after this one began is abandoned (Hudi's file-level OCC). Its files
+//   stay on storage as orphans.
+// * Faults: a writer crash leaves the write pending until its heartbeat
+//   expires and the next writer rolls it back; a failed storage write aborts
+//   the write; a speculative duplicate adds a second base file under another
+//   write token that the commit metadata does not name.
+#pragma once
+
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lakegc/core/load_view.hpp"
+#include "lakegc/sim/table.hpp"
+
+namespace lakegc::sim {
+
+class Writers {
+ public:
+  /// A writer that died holds its pending write this long before another
+  /// writer rolls it back (Hudi: heartbeat expiry).
+  static constexpr std::int64_t kHeartbeatTimeoutMs = 10 * 60'000;
+
+  Writers(Table& t, std::size_t count) : t_(t), slots_(count) {}
+
+  std::size_t count() const noexcept { return slots_.size(); }
+  bool busy(std::size_t w) const { return slots_.at(w).has_value(); }
+  bool any_pending() const {
+    return !crashed_.empty() || std::any_of(slots_.begin(), slots_.end(), [](const auto& s) { return s.has_value(); });
+  }
+
+  /// Starts a write for writer `w`. Returns false when nothing was started.
+  bool begin(std::size_t w) {
+    if (busy(w)) return false;
+    rollback_expired(kHeartbeatTimeoutMs);
+    const std::string actor = name(w);
+    auto md = t_.load();
+    if (!md.ok()) {
+      t_.unexpected(actor, "journal.load", md.status());
+      return false;
+    }
+    auto view = load_view(t_.storage, *md);
+    if (!view.ok()) {
+      // Only an injected storage failure can fail a listing here.
+      t_.event(actor, "begin skipped: listing failed ({})", message_of(view.status()));
+      return false;
+    }
+
+    Write wr;
+    wr.instant = t_.next_instant();
+    wr.action = t_.swarm.type == TableType::cow ? Action::commit : Action::deltacommit;
+    wr.begin_seq = completion_seq_;
+    if (Status st = t_.journal.begin(wr.instant, wr.action); !st.ok()) {
+      t_.unexpected(actor, "journal.begin", st);
+      return false;
+    }
+    (void)t_.journal.set_inflight(wr.instant);
+    t_.oracle.bump();
+
+    // Updates: live groups not under a pending clustering.
+    struct Candidate {
+      const Partition* p;
+      const FileGroup* g;
+    };
+    std::vector<Candidate> candidates;
+    for (const Partition& p : view->partitions()) {
+      for (const FileGroup& g : view->groups_of(p)) {
+        if (g.replaced_by) continue;
+        const auto it = t_.groups.find(Table::group_key(p.path, view->file_id(g)));
+        if (it != t_.groups.end() && it->second.clustering) continue;
+        candidates.push_back({&p, &g});
+      }
+    }
+    const std::size_t fanout = 1 + t_.rng.index(t_.swarm.update_fanout);
+    for (std::size_t k = 0; k < fanout && !candidates.empty(); ++k) {
+      const std::size_t i = t_.rng.index(candidates.size());
+      const Candidate c = candidates[i];
+      candidates.erase(candidates.begin() + static_cast<std::ptrdiff_t>(i));
+      const std::string fid(view->file_id(*c.g));
+      const auto slices = view->slices_of(*c.g);
+      std::string file;
+      std::uint64_t size = 0;
+      if (t_.swarm.type == TableType::cow) {
+        file = t_.base_name(fid, wr.instant);
+        size = base_size();
+      } else if (t_.swarm.layout == TimelineLayout::v1) {
+        // Layout 1: named by the latest slice's base instant, versions count up.
+        const FileSlice& latest = slices.front();
+        std::uint64_t version = 1;
+        for (auto f : view->logs_of(latest)) {
+          auto parsed = parse_log_file_name(view->file_name(f));
+          if (parsed.ok() && parsed->instant == latest.base_instant) version = std::max(version, parsed->version_number() + 1);
+        }
+        file = t_.log_name(fid, latest.base_instant, version);
+        size = log_size();
+      } else {
+        file = t_.log_name(fid, wr.instant, 1);
+        size = log_size();
+      }
+      wr.files.push_back({c.p->path, file, size});
+      wr.groups.push_back(Table::group_key(c.p->path, fid));
+    }
+    // Inserts: a new file group now and then (always when nothing exists).
+    const bool room = t_.groups_created < t_.swarm.max_groups;
+    if (room && (wr.files.empty() || t_.rng.chance(t_.swarm.insert_percent, 100))) {
+      const std::string& p = t_.partitions[t_.rng.index(t_.partitions.size())];
+      const std::string fid = t_.new_file_id();
+      wr.files.push_back({p, t_.base_name(fid, wr.instant), base_size()});
+      wr.groups.push_back(Table::group_key(p, fid));
+    }
+
+    if (wr.files.empty()) {  // nothing to write: the job gives up its instant
+      (void)t_.journal.remove_pending(wr.instant);
+      t_.oracle.bump();
+      return false;
+    }
+
+    // Write the files while in flight.
+    const bool fail = t_.faults_enabled && std::exchange(t_.armed.write_failure, false);
+    const bool duplicate = t_.faults_enabled && std::exchange(t_.armed.write_duplicate, false);
+    if (fail) t_.storage.fail_next(storage_op::write, absl::UnavailableError("injected: storage write failed"));
+    std::vector<std::string> written;
+    for (const SnapshotFile& f : wr.files) {
+      if (Status st = t_.put(f.partition, f.name, f.size); !st.ok()) {
+        if (!fail) t_.unexpected(actor, "put_sized", st);
+        ++t_.stats.writes_failed;
+        t_.event(actor, "write {} failed writing '{}' ({}); rolled back, {} orphan file(s)", wr.instant, f.path(),
+                 message_of(st), written.size());
+        abandon(wr.instant, written);
+        return false;
+      }
+      written.push_back(f.path());
+    }
+    if (duplicate) {
+      for (const SnapshotFile& f : wr.files) {
+        if (f.name.front() == '.') continue;  // base files only
+        auto parsed = parse_base_file_name(f.name);
+        if (!parsed.ok()) continue;
+        const std::string dup = t_.base_name(parsed->file_id, wr.instant);
+        if (t_.put(f.partition, dup, f.size).ok()) {
+          t_.oracle.duplicate_pair(f.path(), join_path(f.partition, dup));
+          written.push_back(join_path(f.partition, dup));
+          t_.event(actor, "fault: speculative duplicate '{}'", join_path(f.partition, dup));
+        }
+        break;
+      }
+    }
+    t_.oracle.begin_write(wr.instant, written);
+    wr.paths = std::move(written);
+    for (const auto& g : wr.groups) ++t_.groups[g].pending_writes;
+    std::string names;
+    for (const SnapshotFile& f : wr.files) names += " " + f.path();
+    t_.event(actor, "begin {} {} files:{}", to_string(wr.action), wr.instant, names);
+    slots_[w] = std::move(wr);
+    return true;
+  }
+
+  /// Ends writer `w`'s write: commit, or abandon on conflict, or (fault)
+  /// die with it pending. Returns true when it committed.
+  bool finish(std::size_t w) {
+    if (!busy(w)) return false;
+    Write wr = std::move(*slots_[w]);
+    slots_[w].reset();
+    const std::string actor = name(w);
+    for (const auto& g : wr.groups) release_group(g);
+
+    if (t_.faults_enabled && std::exchange(t_.armed.write_crash, false)) {
+      ++t_.stats.writes_crashed;
+      t_.event(actor, "fault: crashed before committing {}; left pending", wr.instant);
+      // A dead writer's files are orphans already; its instant stays
+      // pending until the heartbeat expires.
+      t_.oracle.end_write(wr.instant);
+      t_.oracle.orphan(wr.instant, wr.paths);
+      crashed_.push_back({wr.instant, t_.now(), wr.paths});
+      return false;
+    }
+    for (auto it = completed_.rbegin(); it != completed_.rend() && it->seq > wr.begin_seq; ++it) {
+      const bool overlap = std::any_of(wr.groups.begin(), wr.groups.end(), [&](const std::string& g) {
+        return std::binary_search(it->groups.begin(), it->groups.end(), g);
+      });
+      if (overlap) {
+        ++t_.stats.writes_aborted;
+        t_.event(actor, "conflict: {} overlaps {} (committed after it began); abandoned, {} orphan file(s)",
+                 wr.instant, it->instant, wr.paths.size());
+        abandon(wr.instant, wr.paths);
+        return false;
+      }
+    }
+    CommitInfo info;
+    for (const SnapshotFile& f : wr.files) {
+      info.files.push_back({f.partition, f.name, f.size});
+      info.partitions_written.push_back(f.partition);
+    }
+    std::sort(info.partitions_written.begin(), info.partitions_written.end());
+    info.partitions_written.erase(std::unique(info.partitions_written.begin(), info.partitions_written.end()),
+                                  info.partitions_written.end());
+    const InstantTime completion = t_.next_instant();
+    if (Status st = t_.journal.complete(wr.instant, completion, std::move(info)); !st.ok()) {
+      t_.unexpected(actor, "journal.complete", st);
+      return false;
+    }
+    t_.oracle.bump();
+    t_.oracle.end_write(wr.instant);
+    std::sort(wr.groups.begin(), wr.groups.end());
+    completed_.push_back({++completion_seq_, wr.instant, std::move(wr.groups)});
+    if (completed_.size() > 256) completed_.erase(completed_.begin(), completed_.begin() + 128);
+    ++t_.stats.commits;
+    t_.event(actor, "commit {} completed {}", wr.instant, completion);
+    return true;
+  }
+
+  /// Rolls back writes whose writer died at least `age_ms` ago: the instant
+  /// leaves the timeline and its files stay behind as orphans.
+  void rollback_expired(std::int64_t age_ms) {
+    for (auto it = crashed_.begin(); it != crashed_.end();) {
+      if (t_.now() - it->at_ms >= age_ms) {
+        t_.event("rollback", "heartbeat expired: rolling back {}, {} orphan file(s)", it->instant, it->paths.size());
+        if (Status st = t_.journal.remove_pending(it->instant); !st.ok()) t_.unexpected("rollback", "remove_pending", st);
+        t_.oracle.bump();
+        it = crashed_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+
+  static std::string name(std::size_t w) { return fmt::format("writer#{}", w); }
+
+ private:
+  struct Write {
+    InstantTime instant;
+    Action action = Action::commit;
+    std::uint64_t begin_seq = 0;
+    std::vector<SnapshotFile> files;
+    std::vector<std::string> paths;   // files actually written
+    std::vector<std::string> groups;  // group keys
+  };
+  struct Completed {
+    std::uint64_t seq;
+    InstantTime instant;
+    std::vector<std::string> groups;  // sorted
+  };
+  struct Crashed {
+    InstantTime instant;
+    std::int64_t at_ms;
+    std::vector<std::string> paths;
+  };
+
+  std::uint64_t base_size() { return t_.rng.uniform(1, 64) << 20; }
+  std::uint64_t log_size() { return t_.rng.uniform(64, 4096) << 10; }
+
+  void release_group(const std::string& g) {
+    auto it = t_.groups.find(g);
+    if (it != t_.groups.end() && it->second.pending_writes > 0) --it->second.pending_writes;
+  }
+
+  void abandon(const InstantTime& instant, const std::vector<std::string>& paths) {
+    if (Status st = t_.journal.remove_pending(instant); !st.ok()) t_.unexpected("rollback", "remove_pending", st);
+    t_.oracle.bump();
+    t_.oracle.end_write(instant);
+    t_.oracle.orphan(instant, paths);
+  }
+
+  Table& t_;
+  std::vector<std::optional<Write>> slots_;
+  std::vector<Completed> completed_;
+  std::vector<Crashed> crashed_;
+  std::uint64_t completion_seq_ = 0;
+};
+
+}  // namespace lakegc::sim

@@ -1,0 +1,88 @@
+// Helpers for the simulator's unit tests: a hand-made swarm (every actor and
+// fault off unless a test turns it on) and a small table written directly
+// through memory_storage + memory_journal.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lakegc/exec/memory_journal.hpp"
+#include "lakegc/sim/world.hpp"
+#include "lakegc/storage/memory_storage.hpp"
+
+namespace lakegc::sim::testing {
+
+/// A quiet swarm: one COW partition, one writer, nothing else.
+inline SwarmConfig quiet_swarm() {
+  SwarmConfig s;
+  s.type = TableType::cow;
+  s.layout = TimelineLayout::v2;
+  s.partitions = 1;
+  s.max_groups = 4;
+  s.writers = 1;
+  s.update_fanout = 1;
+  s.insert_percent = 0;
+  s.time_travel_percent = 0;
+  s.compaction = false;
+  s.clustering = false;
+  s.savepoints = false;
+  s.cleaner = CleanerMode::async;
+  s.archiver = false;
+  s.faults = FaultKnobs{};
+  return s;
+}
+
+inline InstantTime minute(int m) {
+  return InstantTime::from_epoch_ms(Table::kEpochMs + static_cast<std::int64_t>(m) * 60'000, TimelineTimezone::utc);
+}
+
+/// A table written action by action, as Hudi's writers would.
+struct MiniTable {
+  explicit MiniTable(TimelineLayout layout = TimelineLayout::v2) : journal(TimelineTimezone::utc, layout) {
+    (void)storage.write_if_absent("p/.hoodie_partition_metadata", "x");
+  }
+  memory_storage storage;
+  memory_journal journal;
+  int token = 0;
+
+  std::string base(const std::string& fid, const InstantTime& t) {
+    return fmt::format("{}_0-0-{}_{}.parquet", fid, ++token, t);
+  }
+  std::string log(const std::string& fid, const InstantTime& t) { return fmt::format(".{}_{}.log.1_0-0-{}", fid, t, ++token); }
+
+  /// A completed write at minute `m` of `files` (names) in partition p.
+  void commit(int m, const std::vector<std::string>& files, Action action = Action::commit,
+              std::vector<ReplacedGroup> replaced = {}) {
+    const InstantTime t = minute(m);
+    REQUIRE(journal.begin(t, action).ok());
+    CommitInfo info;
+    info.partitions_written = {"p"};
+    info.replaced = std::move(replaced);
+    for (const auto& f : files) {
+      REQUIRE(storage.put_sized("p/" + f, 10).ok());
+      info.files.push_back({"p", f, 10});
+    }
+    REQUIRE(journal.complete(t, minute(m), std::move(info)).ok());
+  }
+  /// Completes the compaction scheduled at minute `m` with `files`.
+  void complete_compaction(int m, const std::vector<std::string>& files) {
+    CommitInfo info;
+    info.partitions_written = {"p"};
+    for (const auto& f : files) {
+      REQUIRE(storage.put_sized("p/" + f, 10).ok());
+      info.files.push_back({"p", f, 10});
+    }
+    REQUIRE(journal.complete(minute(m), minute(m), std::move(info)).ok());
+  }
+  TableMetadata md() { return journal.load().value(); }
+  std::vector<std::string> snapshot(int m) {
+    const TableMetadata m_md = md();
+    auto files = resolve_snapshot(storage, m_md, minute(m));
+    REQUIRE(files.ok());
+    std::vector<std::string> out;
+    for (const auto& f : *files) out.push_back(f.name);
+    return out;
+  }
+};
+
+}  // namespace lakegc::sim::testing
