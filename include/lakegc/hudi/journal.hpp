@@ -51,6 +51,7 @@
 #include "lakegc/exec/journal.hpp"
 #include "lakegc/hudi/avro_reader.hpp"
 #include "lakegc/hudi/avro_writer.hpp"
+#include "lakegc/hudi/in_flight.hpp"
 #include "lakegc/hudi/metadata_codec.hpp"
 #include "lakegc/hudi/table_properties.hpp"
 #include "lakegc/hudi/timeline_file_name.hpp"
@@ -244,6 +245,15 @@ class journal {
     md.timezone = props_.timezone;
     md.layout = props_.layout;
     md.partitioned = props_.partitioned();
+    // Writes in flight: their heartbeats (LAZY rollback) and markers (what
+    // rollback deletes and the orphan sweep keeps). Leftover markers of
+    // completed or rolled-back instants mean nothing and are not read.
+    LAKEGC_ASSIGN_OR_RETURN(md.heartbeats, load_heartbeats(*storage_));
+    for (const Instant* i : md.timeline.pending()) {
+      if (!is_write_action(i->action)) continue;
+      LAKEGC_ASSIGN_OR_RETURN(auto markers, load_markers(*storage_, i->requested));
+      if (!markers.empty()) md.markers[i->requested] = std::move(markers);
+    }
 
     // Pending compaction plans are required: their guard protects slices.
     std::set<InstantTime> plans_needed;
@@ -557,6 +567,7 @@ class journal {
         r.savepointed_timestamps.push_back(sp);
       }
     }
+    r.lease_vetoed_partitions = lease_vetoed_partitions_of(m.extra_metadata);
     return r;
   }
 

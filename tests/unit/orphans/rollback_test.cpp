@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "../clean/clean_fixture.hpp"
+#include "lakegc/exec/prewrite.hpp"
 #include "lakegc/exec/rollback_executor.hpp"
 
 using namespace lakegc;
@@ -110,4 +111,74 @@ TEST_CASE("a rollback interrupted after its deletes is finished by the next run"
   REQUIRE(out.ok());
   CHECK(out->files_already_gone == 1);
   CHECK(out->instants_rolled_back == 1);
+}
+
+TEST_CASE("write maintenance settings: Hudi's defaults, every key, and bad values naming the key") {
+  auto defaults = config::write_maintenance_from_properties({});
+  REQUIRE(defaults.ok());
+  CHECK(defaults->prewrite == PrewritePolicy::none);
+  CHECK(defaults->rollback.policy == FailedWritesPolicy::eager);
+  CHECK(defaults->rollback.heartbeat_interval_ms == 60'000);
+  CHECK(defaults->rollback.tolerable_misses == 2);
+
+  auto set = config::write_maintenance_from_properties({{"hoodie.cleaner.policy.failed.writes", "LAZY"},
+                                                        {"hoodie.client.heartbeat.interval_in_ms", "5000"},
+                                                        {"hoodie.client.heartbeat.tolerable.misses", "0"},
+                                                        {"hoodie.prewrite.cleaner.policy", "ROLLBACK_FAILED_WRITES"}});
+  REQUIRE(set.ok());
+  CHECK(set->rollback.policy == FailedWritesPolicy::lazy);
+  CHECK(set->rollback.heartbeat_interval_ms == 5000);
+  CHECK(set->rollback.tolerable_misses == 0);
+  CHECK(set->prewrite == PrewritePolicy::rollback_failed_writes);
+
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {"hoodie.clean.failed.writes.policy", "SOMETIMES"},
+           {"hoodie.client.heartbeat.interval_in_ms", "0"},
+           {"hoodie.client.heartbeat.tolerable.misses", "-1"},
+           {"hoodie.prewrite.cleaner.policy", "clean"}}) {
+    auto bad = config::write_maintenance_from_properties({{key, value}});
+    REQUIRE_FALSE(bad.ok());
+    CHECK_MESSAGE(std::string(message_of(bad.status())).starts_with(key + "=" + value), message_of(bad.status()));
+  }
+}
+
+TEST_CASE("before_write: EAGER rolls back other pending writes whatever the pre-write policy") {
+  TestTable t;
+  t.commit({kA});
+  const Pending failed = start_write(t, Slot{"p", "fb-0"});
+  const Pending starting = start_write(t, Slot{"p", "fc-0"});
+  WriteMaintenance settings;  // EAGER, pre-write NONE
+  auto r = before_write(t.storage, t.journal, default_cleaning(), settings, starting.instant, CleanContext{t.now, {}});
+  REQUIRE(r.ok());
+  CHECK(r->rollback.instants_rolled_back == 1);
+  CHECK_FALSE(t.exists("p", failed.info.files[0].name));
+  CHECK(t.exists("p", starting.info.files[0].name));
+  CHECK_FALSE(r->clean.has_value());
+}
+
+TEST_CASE("before_write: LAZY rolls back expired writes only when the pre-write policy asks; CLEAN also cleans") {
+  auto run = [](PrewritePolicy prewrite) {
+    TestTable t;
+    for (int i = 0; i < 4; ++i) t.commit({kA});
+    const Pending expired = start_write(t, Slot{"p", "fb-0"});
+    const Pending alive = start_write(t, Slot{"p", "fd-0"});
+    const Pending starting = start_write(t, Slot{"p", "fc-0"});
+    REQUIRE(t.journal.heartbeat(alive.instant, t.now).ok());  // beating now
+    WriteMaintenance settings;
+    settings.rollback.policy = FailedWritesPolicy::lazy;
+    settings.prewrite = prewrite;
+    auto policy = cleaning(keep_latest_commits{1}, guard::savepoints, guard::pending_table_services);
+    auto r = before_write(t.storage, t.journal, policy, settings, starting.instant, CleanContext{t.now, {}});
+    REQUIRE(r.ok());
+    CHECK(t.exists("p", alive.info.files[0].name));
+    CHECK(t.exists("p", starting.info.files[0].name));
+    return std::tuple{r->rollback.instants_rolled_back, t.exists("p", expired.info.files[0].name),
+                      r->clean ? r->clean->files_deleted() : 0};
+  };
+  CHECK(run(PrewritePolicy::none) == std::tuple{std::uint64_t{0}, true, std::uint64_t{0}});
+  CHECK(run(PrewritePolicy::rollback_failed_writes) == std::tuple{std::uint64_t{1}, false, std::uint64_t{0}});
+  // CLEAN: rollback, then a clean. Pending writes hold the boundary at the
+  // earliest of them, so KEEP_LATEST_COMMITS=1 still deletes the two
+  // oldest of the four committed slices.
+  CHECK(run(PrewritePolicy::clean) == std::tuple{std::uint64_t{1}, false, std::uint64_t{2}});
 }

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "lakegc/plan/plan_rollback.hpp"
 #include "tool_fixture.hpp"
 
 using namespace lakegc;
@@ -143,4 +144,65 @@ TEST_CASE("a storage failure while listing or reading is reported with the path"
   REQUIRE_FALSE(read.ok());
   CHECK(absl::IsUnavailable(read.status()));
   CHECK(msg(read.status()).find("/t/.hoodie/20250101000000000") != std::string::npos);
+}
+
+TEST_CASE("writes in flight: heartbeats and markers (DIRECT and TIMELINE_SERVER_BASED) of pending writes are loaded") {
+  std::int64_t now = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
+  memory_storage s([&] { return now; });
+  write_versions(s, {instant("20250101000000000")});
+  const InstantTime direct = instant("20260101000000000");
+  const InstantTime server = instant("20260101000100000");
+  // Two writes in flight (no data file yet: markers come first).
+  for (const InstantTime& t : {direct, server}) {
+    REQUIRE(s.write_if_absent(fmt::format(".hoodie/{}.commit.requested", t), "").ok());
+    REQUIRE(s.write_if_absent(fmt::format(".hoodie/{}.inflight", t), "").ok());
+  }
+  const std::string a = fmt::format("{}_0-1-1_{}.parquet", writer_t::file_id(7), direct);
+  const std::string b = fmt::format("{}_0-2-2_{}.parquet", writer_t::file_id(8), server);
+  const std::string c = fmt::format("{}_1-2-3_{}.parquet", writer_t::file_id(9), server);
+  REQUIRE(s.write_if_absent(fmt::format(".hoodie/.temp/{}/p=1/{}.marker.CREATE", direct, a), "").ok());
+  REQUIRE(s.write_if_absent(fmt::format(".hoodie/.temp/{}/MARKERS.type", server), "TIMELINE_SERVER_BASED").ok());
+  REQUIRE(s.write_if_absent(fmt::format(".hoodie/.temp/{}/MARKERS0", server),
+                            fmt::format("p=1/{}.marker.CREATE\np=2/{}.marker.MERGE\n", b, c))
+              .ok());
+  // Leftover markers of the completed instant are not read, even damaged.
+  REQUIRE(s.write_if_absent(".hoodie/.temp/20250101000000000/p=1/whatever", "").ok());
+  now += 30'000;
+  REQUIRE(s.write_if_absent(fmt::format(".hoodie/.heartbeat/{}", direct), "").ok());
+  REQUIRE(s.write_if_absent(".hoodie/.heartbeat/README.crc", "").ok());  // not an instant: skipped
+
+  auto j = journal_t::open(s, "/t");
+  TOOL_REQUIRE_OK(j);
+  auto md = j->load();
+  TOOL_REQUIRE_OK(md);
+  CHECK(md->heartbeats == std::map<InstantTime, std::int64_t>{{direct, now}});
+  REQUIRE(md->markers.size() == 2);
+  CHECK(md->markers.at(direct) == std::vector<WrittenFile>{{"p=1", a, 0}});
+  CHECK(md->markers.at(server) == std::vector<WrittenFile>{{"p=1", b, 0}, {"p=2", c, 0}});
+
+  // LAZY rollback: the write with a fresh heartbeat is alive; the one
+  // without a heartbeat has expired, and its markers say what to delete.
+  RollbackOptions lazy;
+  lazy.policy = FailedWritesPolicy::lazy;
+  const RollbackPlan plan = plan_rollback(*md, lazy, now + 1000);
+  REQUIRE(plan.rollbacks.size() == 1);
+  CHECK(plan.rollbacks[0].instant == server);
+  CHECK(plan.rollbacks[0].files.size() == 2);
+  CHECK(plan.alive == std::vector<InstantTime>{direct});
+}
+
+TEST_CASE("a marker of a pending write that does not follow the grammar is an error naming it") {
+  const InstantTime t = instant("20260101000000000");
+  for (const std::string& bad : {fmt::format(".hoodie/.temp/{}/p=1/x.parquet.marker.DELETE", t),
+                                 fmt::format(".hoodie/.temp/{}/MARKERS3", t)}) {
+    memory_storage s;
+    write_versions(s, {instant("20250101000000000")});
+    REQUIRE(s.write_if_absent(fmt::format(".hoodie/{}.commit.requested", t), "").ok());
+    REQUIRE(s.write_if_absent(bad, "p=1/y.parquet\n").ok());
+    auto j = journal_t::open(s, "/t");
+    TOOL_REQUIRE_OK(j);
+    auto md = j->load();
+    REQUIRE_FALSE(md.ok());
+    CHECK_MESSAGE(msg(md.status()).find(bad) != std::string::npos, msg(md.status()));
+  }
 }
