@@ -39,7 +39,11 @@ inline constexpr std::uint32_t kNoFile = std::numeric_limits<std::uint32_t>::max
 
 struct FileRecord {
   std::uint32_t name_offset = 0;
-  std::uint32_t name_length = 0;
+  std::uint32_t name_length : 31 = 0;
+  /// A savepoint names this file. Set once at build time, so the planner's
+  /// savepoint guard is a bit test, not a hash lookup per candidate file
+  /// (which was over half of planning time at 10M slices).
+  std::uint32_t savepointed : 1 = 0;
   std::uint64_t size = 0;
 };
 
@@ -126,6 +130,8 @@ class TableView {
   /// True when a savepoint names this file (savepoints list file names, not
   /// paths; Hudi compares names).
   bool is_savepointed(std::string_view name) const { return savepointed_.contains(detail::to_absl(name)); }
+  /// The same for a file of this view, without hashing its name.
+  bool is_savepointed(std::uint32_t file) const noexcept { return files_[file].savepointed != 0; }
   bool has_savepoints() const noexcept { return !savepointed_.empty(); }
 
   /// Bytes held in memory by the model's arrays (names excluded).
@@ -236,6 +242,9 @@ class TableViewBuilder {
     v.arena_ = std::move(arena_);
     v.files_ = std::move(files_);
     v.savepointed_ = std::move(savepointed_);
+    if (!v.savepointed_.empty()) {
+      for (FileRecord& r : v.files_) r.savepointed = v.savepointed_.contains(detail::to_absl(v.arena_view(r))) ? 1 : 0;
+    }
 
     // Partitions in path order; groups in file-id order within each.
     std::vector<std::uint32_t> part_order(parts_.size());

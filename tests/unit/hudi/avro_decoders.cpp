@@ -6,10 +6,13 @@
 #include <string>
 
 #include "lakegc/hudi/metadata_codec.hpp"
+#include "hudi_schemas.hpp"
 #include "test_util.hpp"
 
 using namespace lakegc::hudi;
 using namespace lakegc::hudi::testing;
+using lakegc::testing::kCompactionSchema;
+using lakegc::testing::kSavepointSchema;
 
 namespace {
 
@@ -26,25 +29,6 @@ std::string str_array(std::initializer_list<std::string_view> items) {
 std::string file_of(std::string_view schema, const std::string& datum) {
   return container_header(schema) + container_block(1, datum);
 }
-
-constexpr std::string_view kSavepointSchema =
-    R"({"type":"record","name":"HoodieSavepointMetadata","namespace":"org.apache.hudi.avro.model","fields":[)"
-    R"({"name":"savepointedBy","type":"string"},{"name":"savepointedAt","type":"long"},)"
-    R"({"name":"comments","type":"string"},)"
-    R"({"name":"partitionMetadata","type":{"type":"map","values":{"type":"record",)"
-    R"("name":"HoodieSavepointPartitionMetadata","fields":[{"name":"partitionPath","type":"string"},)"
-    R"({"name":"savepointDataFile","type":{"type":"array","items":"string"}}]}}},)"
-    R"({"name":"version","type":["int","null"],"default":1}]})";
-
-constexpr std::string_view kCompactionSchema =
-    R"({"type":"record","name":"HoodieCompactionPlan","namespace":"org.apache.hudi.avro.model","fields":[)"
-    R"({"name":"operations","type":["null",{"type":"array","items":{"type":"record","name":"HoodieCompactionOperation",)"
-    R"("fields":[{"name":"baseInstantTime","type":["null","string"]},)"
-    R"({"name":"deltaFilePaths","type":["null",{"type":"array","items":"string"}],"default":null},)"
-    R"({"name":"dataFilePath","type":["null","string"],"default":null},)"
-    R"({"name":"fileId","type":["null","string"]},)"
-    R"({"name":"partitionPath","type":["null","string"],"default":null}]}}],"default":null},)"
-    R"({"name":"version","type":["int","null"],"default":1}]})";
 
 std::string compaction_op(const std::string& base, const std::string& deltas, const std::string& data,
                           const std::string& file_id, const std::string& partition) {
