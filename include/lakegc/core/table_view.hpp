@@ -273,6 +273,15 @@ class TableViewBuilder {
       out.group_count = static_cast<std::uint32_t>(v.groups_.size()) - out.first_group;
       v.partitions_.push_back(std::move(out));
     }
+    // The view lives as long as a plan takes, the builder's growth slack
+    // does not: push_back doubling left up to half of each array unused.
+    v.partitions_.shrink_to_fit();
+    v.groups_.shrink_to_fit();
+    v.slices_.shrink_to_fit();
+    v.log_index_.shrink_to_fit();
+    v.files_.shrink_to_fit();
+    v.file_ids_.shrink_to_fit();
+    v.arena_.shrink_to_fit();
     return v;
   }
 

@@ -57,6 +57,13 @@ StatusOr<CleanOutcome> execute_clean(S& storage, J& journal, const InstantTime& 
   // inflight): a plan naming one path outside the root deletes nothing.
   for (const auto& [partition, files] : plan.files_per_partition) {
     for (const PlannedDelete& f : files) {
+      // A planned file is a name inside its partition, never a path: with
+      // the root partition "", `.hoodie/hoodie.properties` would otherwise
+      // pass the root check.
+      if (f.name.find('/') != std::string::npos) {
+        return absl::InvalidArgumentError(fmt::format("clean {}: partition '{}' names '{}', a path, not a file name",
+                                                      instant, partition, f.name));
+      }
       LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(join_path(partition, f.name), fmt::format("clean {}", instant)));
     }
   }

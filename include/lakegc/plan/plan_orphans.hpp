@@ -142,7 +142,13 @@ class OrphanSweep {
       ++plan_.not_data_files;
       return;
     }
-    listed_partitions_.insert(std::string(dir));
+    // A listing visits a directory's files together: insert each directory
+    // once per run of its files, not once per file.
+    if (!has_last_dir_ || dir != last_dir_) {
+      last_dir_ = std::string(dir);
+      has_last_dir_ = true;
+      listed_partitions_.insert(last_dir_);
+    }
     if (referenced_.contains(detail::to_absl(path))) {
       ++plan_.referenced;
       return;
@@ -247,6 +253,8 @@ class OrphanSweep {
   absl::flat_hash_set<std::string> referenced_;
   std::set<std::string> expected_nonempty_;
   std::set<std::string> listed_partitions_;
+  std::string last_dir_;
+  bool has_last_dir_ = false;
   std::set<std::string> foreign_tables_;
   std::vector<OrphanFile> candidates_;
   std::vector<OrphanFile> too_young_;
