@@ -93,7 +93,7 @@ def main():
 
     row("Machine", machine())
     row("Date", f"{info.get('started', '?')} to {info.get('finished', '?')}")
-    row("Command", f"`{info.get('command', 'bench/run.sh')}`; build: the project's default `debugoptimized` (-O2)")
+    row("Command", f"`{info.get('command', 'bench/run.sh')}`; build: `--buildtype=release` (-O3)")
     row("Load average (1/5/15 min)", f"start {' / '.join(info.get('loadavg_start', []))}; "
         f"end {' / '.join(info.get('loadavg_end', []))}")
     row("Harness", "Google Benchmark 1.7.1 (Debian 12 `libbenchmark-dev`), wall-clock time, median of 3 "

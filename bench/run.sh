@@ -33,7 +33,7 @@ fi
 SCRATCH=$(mktemp -d "$SCRATCH_BASE/lakegc-bench.XXXXXX")
 trap 'rm -rf "$SCRATCH"' EXIT
 
-[[ -f "$BUILD/build.ninja" ]] || meson setup "$BUILD" -Dwerror=true --buildtype=release
+[[ -f "$BUILD/build.ninja" ]] || meson setup "$BUILD" -Dwerror=true --buildtype=release -Dtests=disabled
 ninja -C "$BUILD" bench/bench_plan bench/bench_load bench/bench_list bench/bench_orphans bench/bench_sim
 
 mkdir -p "$OUT"

@@ -1,16 +1,19 @@
 // libFuzzer target: the input bytes are a schedule.
 //
-// The first bytes draw the swarm configuration (table type, layout,
-// partitions, services, faults, the policy and its knobs) exactly as a seed
-// would; every following pair of bytes is one step: which actor acts (a
+// The first 24 bytes, hashed into a seed, draw the swarm configuration
+// (table type, layout, partitions, services, faults, the policy and its
+// knobs) as `lakegc-sim --seed` would; every following pair of bytes is one step: which actor acts (a
 // writer begins or commits, a query starts or reads, a compaction or
 // clustering is scheduled or completes, a savepoint is taken or dropped, the
-// cleaner or archiver runs, a fault is armed, time passes) and its argument.
+// cleaner or archiver runs, a fault is armed, time passes, a write writes
+// its next file, the orphan sweep takes its snapshot or lists and deletes)
+// and its argument.
 // So the fuzzer, not the PRNG, chooses the interleavings. Choices inside a
 // step (which file groups a write touches, ...) come from a PRNG seeded by
 // the input, so one input is one deterministic run.
 //
-// The invariants are the simulator's (I1-I9 minus I3, whose hook is empty):
+// The invariants are the simulator's (I1-I8; I3 whenever the swarm draws
+// the orphan sweeper):
 // a violation prints the seedless replay (the input file) and aborts, which
 // libFuzzer reports as a crash and the replay test as a failure.
 //
@@ -46,7 +49,7 @@ std::uint64_t fnv1a(std::span<const std::uint8_t> bytes) {
 
 void step(World& w, std::uint8_t op, std::uint8_t arg) {
   w.advance(1000);
-  switch (op % 16) {
+  switch (op % 19) {
     case 0:
     case 1: w.write_begin(arg % 3); break;
     case 2:
@@ -66,7 +69,10 @@ void step(World& w, std::uint8_t op, std::uint8_t arg) {
     case 12: w.clean(); break;
     case 13: w.archive(); break;
     case 14: w.arm_fault(); break;
-    default: w.advance(static_cast<std::int64_t>(arg) * kMinute); break;
+    case 15: w.advance(static_cast<std::int64_t>(arg) * kMinute); break;
+    case 16: w.write_progress(arg % 3); break;
+    case 17: w.sweep_begin(); break;
+    default: w.sweep_finish(); break;
   }
 }
 
@@ -75,7 +81,10 @@ void step(World& w, std::uint8_t op, std::uint8_t arg) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::span<const std::uint8_t> input(data, size);
   const auto header = input.first(std::min(size, kSwarmBytes));
-  Rng swarm_rng = Rng::from_bytes(header);
+  // The header is hashed into a seed, so every field of the swarm varies
+  // with it. (Reading the header as raw PRNG output gave 3 draws of 8 bytes:
+  // every later swarm field came out 0, i.e. the lowest of its range.)
+  Rng swarm_rng(fnv1a(header));
   SwarmConfig swarm = draw_swarm(swarm_rng);
   swarm.max_groups = std::min<std::uint32_t>(swarm.max_groups, 8);  // small tables: deep schedules
   auto policy = policy_from_properties(policy_properties(swarm.policy));

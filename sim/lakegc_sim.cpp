@@ -46,7 +46,7 @@ struct Cli {
 constexpr std::string_view kUsage =
     "usage: lakegc-sim [--seed S | --seeds N [--first F]] [--policy k=v,...] [--canary NAME]\n"
     "                  [--canaries] [--determinism] [--print-hashes] [--steps N] [--trace] [--quiet]\n"
-    "canaries: hours-8584, no-pending-guard, no-savepoint-guard\n";
+    "canaries: hours-8584, no-pending-guard, no-savepoint-guard, orphans-short-cutoff, orphans-ignore-markers\n";
 
 bool parse_u64(std::string_view s, std::uint64_t* out) {
   if (s.empty()) return false;
@@ -183,14 +183,20 @@ int canaries(const Cli& cli, const char* argv0, const std::optional<lakegc::conf
       if (!r.ok()) return 2;
       if (!r->ok()) caught = std::move(*r);
     }
-    if (caught) {
+    const auto expected = expected_invariant(c);
+    if (caught && expected && caught->violations.front().invariant != *expected) {
+      ++missed;
       const Violation& v = caught->violations.front();
-      fmt::print("canary {:<20} caught after {:>3} seed(s): seed {} {} ({})\n", to_string(c), tried, caught->seed,
+      fmt::print("canary {:<24} caught for the WRONG reason after {:>3} seed(s): seed {} {} (expected {})\n  {}\n",
+                 to_string(c), tried, caught->seed, to_string(v.invariant), to_string(*expected), v.describe());
+    } else if (caught) {
+      const Violation& v = caught->violations.front();
+      fmt::print("canary {:<24} caught after {:>3} seed(s): seed {} {} ({})\n", to_string(c), tried, caught->seed,
                  to_string(v.invariant), v.actor);
       if (!cli.quiet) fmt::print("  {}\n  replay: {}\n", v.describe(), replay_command(argv0, one, caught->seed, c));
     } else {
       ++missed;
-      fmt::print("canary {:<20} NOT caught within {} seed(s)\n", to_string(c), tried);
+      fmt::print("canary {:<24} NOT caught within {} seed(s)\n", to_string(c), tried);
     }
   }
   return missed == 0 ? 0 : 1;

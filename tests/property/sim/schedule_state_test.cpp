@@ -1,7 +1,8 @@
 // RapidCheck state machine over the simulator's World: each command is one
-// actor step (a writer begins or commits, a query starts or reads, a
-// compaction or clustering is scheduled or completes, a savepoint is taken
-// or dropped, the cleaner or archiver runs, a fault is armed, time passes)
+// actor step (a writer begins, writes its next file or commits, a query
+// starts or reads, a compaction or clustering is scheduled or completes, a
+// savepoint is taken or dropped, the cleaner or archiver runs, the orphan
+// sweep snapshots or lists and deletes, a fault is armed, time passes)
 // on a small table, and after every step every invariant must hold. A
 // failure shrinks to a minimal command sequence.
 //
@@ -42,13 +43,17 @@ enum class Op : int {
   arm_clean_crash,
   arm_storage_failure,
   advance,
+  write_progress,
+  sweep_begin,
+  sweep_finish,
 };
-constexpr int kOps = static_cast<int>(Op::advance) + 1;
+constexpr int kOps = static_cast<int>(Op::sweep_finish) + 1;
 constexpr const char* kOpNames[kOps] = {"write_begin",        "write_finish",        "query_start",
                                         "query_read",         "compaction_schedule", "compaction_complete",
                                         "clustering_schedule", "clustering_complete", "savepoint_take",
                                         "savepoint_remove",   "clean",               "archive",
-                                        "arm_clean_crash",    "arm_storage_failure", "advance"};
+                                        "arm_clean_crash",    "arm_storage_failure", "advance",
+                                        "write_progress",     "sweep_begin",         "sweep_finish"};
 
 struct Model {};  // the World is its own model: the checkers are the oracle
 
@@ -73,7 +78,10 @@ struct Step : rc::state::Command<Model, World> {
                                          {2, Op::archive},
                                          {1, Op::arm_clean_crash},
                                          {1, Op::arm_storage_failure},
-                                         {6, Op::advance}});
+                                         {6, Op::advance},
+                                         {4, Op::write_progress},
+                                         {2, Op::sweep_begin},
+                                         {2, Op::sweep_finish}});
   }
 
   Step()
@@ -104,6 +112,9 @@ struct Step : rc::state::Command<Model, World> {
       case Op::arm_clean_crash: w.table.armed.clean_crash = true; break;
       case Op::arm_storage_failure: w.table.armed.clean_failure = true; break;
       case Op::advance: w.advance(static_cast<std::int64_t>(arg) * kMinute); break;
+      case Op::write_progress: w.write_progress(arg % 2); break;
+      case Op::sweep_begin: w.sweep_begin(); break;
+      case Op::sweep_finish: w.sweep_finish(); break;
     }
     if (w.failed()) RC_FAIL(w.table.violations.front().describe() + "\ntrace:\n" + w.trace().tail());
   }
@@ -131,6 +142,12 @@ SwarmConfig small_swarm(bool mor, bool layout2, std::uint32_t partitions) {
   s.archive_min_commits = 4;
   s.archive_max_commits = 6;
   s.faults.on = true;
+  // A tight orphan sweep: the cutoff only outlasts the listing, so pending
+  // instants and markers alone protect in-flight writes.
+  s.sweeper.on = true;
+  s.sweeper.listing_ms = 5 * kMinute;
+  s.sweeper.cutoff_ms = 20 * kMinute;
+  s.sweeper.tight = true;
   return s;
 }
 

@@ -60,14 +60,3 @@ TEST_CASE("chance is exact at its ends and roughly right in between") {
   CHECK(hits > 2200);
   CHECK(hits < 2800);
 }
-
-TEST_CASE("byte mode answers from the bytes, then zeros") {
-  const std::array<std::uint8_t, 3> bytes = {5, 0x01, 0x02};
-  Rng r = Rng::from_bytes(bytes);
-  CHECK(r.byte_mode());
-  CHECK(r.uniform(0, 9) == 5);          // one byte, 5 % 10
-  CHECK(r.uniform(0, 65535) == 0x0102);  // two bytes
-  CHECK(r.exhausted());
-  CHECK(r.uniform(3, 200) == 3);  // zeros once exhausted
-  CHECK(r.chance(1, 2));          // 0 < 1
-}

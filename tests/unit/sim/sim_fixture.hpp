@@ -32,6 +32,11 @@ inline SwarmConfig quiet_swarm() {
   return s;
 }
 
+/// KEEP_LATEST_COMMITS with both built-in guards.
+inline any_policy commits_policy(std::uint32_t n) {
+  return any_policy(cleaning(keep_latest_commits{n}, guard::savepoints, guard::pending_table_services));
+}
+
 inline InstantTime minute(int m) {
   return InstantTime::from_epoch_ms(Table::kEpochMs + static_cast<std::int64_t>(m) * 60'000, TimelineTimezone::utc);
 }

@@ -35,6 +35,12 @@ class any_policy {
 
   /// How reports name this policy (e.g. "KEEP_LATEST_COMMITS n=10 incremental").
   const std::string& label() const noexcept { return label_; }
+  /// The same policy under another label.
+  any_policy relabeled(std::string label) const {
+    any_policy p = *this;
+    p.label_ = std::move(label);
+    return p;
+  }
 
  private:
   struct concept_t {

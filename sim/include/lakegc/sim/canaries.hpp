@@ -14,6 +14,26 @@
 //   compaction's input slice can be deleted.
 // * no_savepoint_guard: KEEP_LATEST_COMMITS without guard::savepoints:
 //   savepointed files can be deleted.
+//
+// Two more attack the orphan sweep (sweeper.hpp) rather than the cleaning
+// policy, which stays the swarm's; they live entirely in the simulator
+// (SweeperKnobs::flaw), the library has no unsafe knob for them:
+//
+// * orphans_short_cutoff: a one-minute cutoff, forced past the
+//   longest-write guard, so shorter than the sweep's own listing. A write
+//   that began after the sweep took its metadata snapshot is unknown to it
+//   (plan_orphans takes its files for a failed write's), and its first
+//   files are older than a minute when the listing reaches them: I3.
+// * orphans_ignore_markers: the sweep's snapshot loses pending write
+//   instants and markers (a sweep that cannot see in-flight writes, like
+//   orphan removal in formats without markers). The swarm is tight (cutoff
+//   only longer than the listing, forced past the guard, as tight swarms
+//   do) and has writes that outlast the cutoff: the first file of such a
+//   write is deleted while it runs: I3. The same swarm with the real
+//   snapshot is safe (tight sweeper swarms in every sweep).
+//
+// Both must be caught for the right reason: the first violation is I3
+// (expected_invariant).
 #pragma once
 
 #include <array>
@@ -25,6 +45,7 @@
 #include "lakegc/policy/cleaning.hpp"
 #include "lakegc/sim/any_policy.hpp"
 #include "lakegc/sim/swarm.hpp"
+#include "lakegc/sim/violation.hpp"
 
 namespace lakegc::sim {
 
@@ -42,10 +63,23 @@ struct drops_newest_before_boundary {
   }
 };
 
-enum class Canary : std::uint8_t { none, hours_8584, no_pending_guard, no_savepoint_guard };
+enum class Canary : std::uint8_t {
+  none,
+  hours_8584,
+  no_pending_guard,
+  no_savepoint_guard,
+  orphans_short_cutoff,
+  orphans_ignore_markers,
+};
 
-inline constexpr std::array<Canary, 3> kCanaries = {Canary::hours_8584, Canary::no_pending_guard,
-                                                    Canary::no_savepoint_guard};
+inline constexpr std::array<Canary, 5> kCanaries = {Canary::hours_8584, Canary::no_pending_guard,
+                                                    Canary::no_savepoint_guard, Canary::orphans_short_cutoff,
+                                                    Canary::orphans_ignore_markers};
+
+/// Canaries that break the orphan sweep, not the cleaning policy.
+constexpr bool is_sweep_canary(Canary c) noexcept {
+  return c == Canary::orphans_short_cutoff || c == Canary::orphans_ignore_markers;
+}
 
 constexpr std::string_view to_string(Canary c) noexcept {
   switch (c) {
@@ -53,12 +87,21 @@ constexpr std::string_view to_string(Canary c) noexcept {
     case Canary::hours_8584: return "hours-8584";
     case Canary::no_pending_guard: return "no-pending-guard";
     case Canary::no_savepoint_guard: return "no-savepoint-guard";
+    case Canary::orphans_short_cutoff: return "orphans-short-cutoff";
+    case Canary::orphans_ignore_markers: return "orphans-ignore-markers";
   }
   return "?";
 }
 
+/// The invariant a canary must break first, when it has one.
+constexpr std::optional<Invariant> expected_invariant(Canary c) noexcept {
+  if (is_sweep_canary(c)) return Invariant::I3_orphan_cutoff;
+  return std::nullopt;
+}
+
 inline std::optional<Canary> parse_canary(std::string_view s) {
-  for (Canary c : {Canary::none, Canary::hours_8584, Canary::no_pending_guard, Canary::no_savepoint_guard}) {
+  for (Canary c : {Canary::none, Canary::hours_8584, Canary::no_pending_guard, Canary::no_savepoint_guard,
+                   Canary::orphans_short_cutoff, Canary::orphans_ignore_markers}) {
     if (to_string(c) == s) return c;
   }
   return std::nullopt;
@@ -74,6 +117,20 @@ inline void focus_swarm(Canary c, SwarmConfig& s) {
     s.compaction = true;
   }
   if (c == Canary::no_savepoint_guard) s.savepoints = true;
+  if (c == Canary::orphans_short_cutoff) {
+    s.sweeper.on = true;
+    s.sweeper.flaw = SweepFlaw::short_cutoff;
+  }
+  if (c == Canary::orphans_ignore_markers) {
+    s.sweeper.on = true;
+    s.sweeper.flaw = SweepFlaw::ignore_markers;
+    if (!s.sweeper.tight) {  // tight, as a third of the swarms draw it
+      s.sweeper.tight = true;
+      s.sweeper.cutoff_ms = s.sweeper.listing_ms + 5 * kMinute + (s.sweeper.cutoff_ms % (25 * kMinute));
+    }
+    // Writes that can outlast the cutoff (a third of the swarms draw long ones).
+    s.write_duration_ms = std::max(s.write_duration_ms, s.sweeper.cutoff_ms + 30 * kMinute);
+  }
 }
 
 /// The canary policy, with the swarm's knobs (commits retained, hours).
@@ -93,6 +150,8 @@ inline any_policy make_canary_policy(Canary c, std::uint32_t commits, std::uint3
       return any_policy(
           cleaning(keep_latest_commits{commits}, guard::pending_table_services, unguarded, scope::incremental),
           fmt::format("canary no-savepoint-guard (KEEP_LATEST_COMMITS n={} without savepoints)", commits));
+    case Canary::orphans_short_cutoff:
+    case Canary::orphans_ignore_markers:  // the sweep is the canary: run_seed keeps the swarm's policy
     case Canary::none: break;
   }
   return any_policy(default_cleaning());

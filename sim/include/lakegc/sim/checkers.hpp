@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -103,6 +104,22 @@ inline std::set<InstantTime> snapshots_touching(Table& t, const TableMetadata& m
   return out;
 }
 
+// I4: the latest snapshot is fully readable (counting only files of
+// `among`, when given); otherwise records the violation against `actor`,
+// naming who deleted the missing file, and returns false.
+inline bool latest_readable(Table& t, const TableMetadata& md, const FileMap& present, std::string_view actor,
+                            const FileMap* among, bool* error) {
+  const auto commits = md.timeline.completed_commits();
+  if (commits.empty()) return true;
+  const InstantTime latest = commits.back()->requested;
+  const std::string f = first_missing(t, md, latest, present, error, among);
+  if (f.empty()) return true;
+  const Deletion* d = t.oracle.deletion(f);
+  t.violation(Invariant::I4_no_loss, std::string(actor), f, latest,
+              fmt::format("the latest snapshot lost a file{}", d ? fmt::format(" (deleted by {})", d->by()) : std::string()));
+  return false;
+}
+
 }  // namespace detail
 
 /// I2, I4, I5 and pending-service inputs after cleans removed files:
@@ -120,17 +137,7 @@ inline void check_after_clean(Table& t, const std::map<InstantTime, FileMap>& re
   bool error = false;
 
   // I4: the latest snapshot.
-  const auto commits = md->timeline.completed_commits();
-  if (!commits.empty()) {
-    const InstantTime latest = commits.back()->requested;
-    if (auto f = detail::first_missing(t, *md, latest, present, &error); !f.empty()) {
-      const Deletion* d = t.oracle.deletion(f);
-      t.violation(Invariant::I4_no_loss, "cleaner", f, latest,
-                  fmt::format("the latest snapshot lost a file{}",
-                              d ? fmt::format(" (deleted by clean {})", d->clean) : std::string()));
-      return;
-    }
-  }
+  if (!detail::latest_readable(t, *md, present, "cleaner", nullptr, &error)) return;
 
   // I2: the promised snapshots that can contain a removed file.
   for (const auto& [clean, removed] : removed_by) {
@@ -165,7 +172,7 @@ inline void check_after_clean(Table& t, const std::map<InstantTime, FileMap>& re
       const Deletion* d = t.oracle.deletion(f);
       t.violation(Invariant::I5_savepoints, "cleaner", f, sp,
                   fmt::format("a file of savepoint {} was deleted{}", sp,
-                              d ? fmt::format(" by clean {}", d->clean) : std::string()));
+                              d ? fmt::format(" by {}", d->by()) : std::string()));
       return;
     }
   }
@@ -178,7 +185,7 @@ inline void check_after_clean(Table& t, const std::map<InstantTime, FileMap>& re
       const Deletion* d = t.oracle.deletion(path);
       t.violation(Invariant::I2_retention, input.actor, path, instant,
                   fmt::format("an input of pending {} {} was deleted{}", input.actor, instant,
-                              d ? fmt::format(" by clean {}", d->clean) : std::string()));
+                              d ? fmt::format(" by {}", d->by()) : std::string()));
       return;
     }
   }
@@ -318,22 +325,126 @@ inline void check_convergence(Table& t, const CleanDecision& d) {
     const Deletion* del = t.oracle.deletion(path);
     t.violation(Invariant::I6_convergence, "cleaner", path, d.retention.ectr.value_or(InstantTime()),
                 fmt::format("deleted although the policy keeps it{}",
-                            del ? fmt::format(" (clean {})", del->clean) : std::string()));
+                            del ? fmt::format(" ({})", del->by()) : std::string()));
     return;
   }
 }
 
-/// I3 hook (orphan cutoff): no file of a pending, live write is ever
-/// deleted. The cleaner never plans uncommitted files, so this holds by
-/// construction today; the orphan-sweep issue fills it in when a sweeper
-/// actor deletes unreferenced files.
-inline void check_orphan_cutoff(Table& t, const FileMap& removed) {
+/// I3 orphan cutoff: no file of a pending, live write (oracle: begun and
+/// neither committed, abandoned nor crashed) is ever deleted, by the orphan
+/// sweep (`actor` "sweeper") or anyone else. The cleaner never plans
+/// uncommitted files, so for it this holds by construction; the sweep
+/// relies on pending instants, markers and a cutoff longer than its
+/// listing. A sweep runs from its metadata snapshot (`since_ms`) to its
+/// listing, so for it a write in flight at any moment of that span counts:
+/// one that committed meanwhile (a writer's, or a compaction's or
+/// clustering's output) is still a write the sweep must not touch.
+/// Orphans (files of abandoned or crashed writes, speculative duplicates)
+/// are fair game.
+inline void check_orphan_cutoff(Table& t, const FileMap& removed, std::string_view actor = "cleaner",
+                                std::optional<std::int64_t> since_ms = std::nullopt) {
   for (const auto& [instant, paths] : t.oracle.pending_writes()) {
     for (const std::string& p : paths) {
-      if (removed.contains(p)) {
-        t.violation(Invariant::I3_orphan_cutoff, "cleaner", p, instant, "a file of a live pending write was deleted");
+      if (removed.contains(p) && !t.oracle.is_orphan(p)) {
+        t.violation(Invariant::I3_orphan_cutoff, std::string(actor), p, instant,
+                    fmt::format("a file of write {}, still pending and alive, was deleted", instant));
         return;
       }
+    }
+  }
+  if (!since_ms) return;
+  for (const auto& [instant, w] : t.oracle.committed_writes()) {
+    if (w.at_ms < *since_ms) continue;
+    for (const std::string& p : w.paths) {
+      if (removed.contains(p) && !t.oracle.is_orphan(p)) {
+        t.violation(Invariant::I3_orphan_cutoff, std::string(actor), p, instant,
+                    fmt::format("a file of write {}, in flight when the sweep took its metadata snapshot or begun "
+                                "after it, and committed during the sweep, was deleted",
+                                instant));
+        return;
+      }
+    }
+  }
+}
+
+/// After the orphan sweep (snapshot taken at `since_ms`) removed files: I3
+/// first, then the machinery the
+/// cleaner answers to (I4 latest snapshot, I5 savepoints, pending services'
+/// inputs, I2 the promise standing now), and finally every removed file
+/// must have been an orphan: the sweep promises nothing and may take
+/// nothing that commit metadata references.
+inline void check_after_sweep(Table& t, const FileMap& removed, const Promise& promise, std::int64_t since_ms) {
+  if (removed.empty()) return;
+  const std::size_t before = t.violations.size();
+  check_orphan_cutoff(t, removed, "sweeper", since_ms);
+  if (t.violations.size() != before) return;
+  auto md = t.load();
+  if (!md.ok()) {
+    t.unexpected("checker", "journal.load", md.status());
+    return;
+  }
+  const FileMap present = t.data_files();
+  bool error = false;
+  if (!detail::latest_readable(t, *md, present, "sweeper", &removed, &error)) return;
+  if (error) return;
+  for (const auto& [sp, paths] : t.oracle.savepoints()) {
+    for (const std::string& f : paths) {
+      if (removed.contains(f)) {
+        t.violation(Invariant::I5_savepoints, "sweeper", f, sp,
+                    fmt::format("the orphan sweep deleted a file of savepoint {}", sp));
+        return;
+      }
+    }
+  }
+  for (const auto& [instant, input] : t.oracle.services()) {
+    for (const SnapshotFile& f : input.files) {
+      if (removed.contains(f.path())) {
+        t.violation(Invariant::I2_retention, "sweeper", f.path(), instant,
+                    fmt::format("the orphan sweep deleted an input of pending {} {}", input.actor, instant));
+        return;
+      }
+    }
+  }
+  const std::vector<InstantTime> promised = promised_snapshots(promise, md->timeline);
+  for (const InstantTime& s : detail::snapshots_touching(t, *md, removed, promised)) {
+    if (auto f = detail::first_missing(t, *md, s, present, &error, &removed); !f.empty()) {
+      t.violation(Invariant::I2_retention, "sweeper", f, s,
+                  fmt::format("the orphan sweep deleted a file of promised snapshot {} ({})", s, promise.describe()));
+      return;
+    }
+    if (error) return;
+  }
+  for (const auto& [path, size] : removed) {
+    if (t.oracle.is_orphan(path)) continue;
+    t.violation(Invariant::I2_retention, "sweeper", path, {},
+                "the orphan sweep deleted a file that is not an orphan (a committed write's file)");
+    return;
+  }
+}
+
+/// I6 for the sweeper, at quiescence after a final sweep at `listed_ms`
+/// with cutoff `cutoff_ms` against `md`: every orphan at least that old is
+/// gone, except those the sweep leaves alone by design (plan_orphans.hpp):
+/// layout-1 log files (named by their slice's base instant) and files of
+/// instants older than the active timeline (a write that failed before the
+/// table's first surviving instant looks archived).
+inline void check_orphans_swept(Table& t, const TableMetadata& md, std::int64_t listed_ms, std::int64_t cutoff_ms) {
+  const auto start = md.timeline.start();
+  std::map<std::string, std::int64_t> mtimes;
+  t.storage.for_each_file([&](const FileEntry& e) { mtimes.emplace(std::string(e.path), e.mtime_ms); });
+  for (const auto& [instant, paths] : t.oracle.orphans()) {
+    if (!start || instant < *start) continue;
+    for (const std::string& p : paths) {
+      const auto it = mtimes.find(p);
+      if (it == mtimes.end()) continue;
+      const auto slash = p.rfind('/');
+      const std::string_view name = slash == std::string::npos ? std::string_view(p) : std::string_view(p).substr(slash + 1);
+      if (md.layout == TimelineLayout::v1 && parse_log_file_name(name).ok()) continue;
+      if (listed_ms - it->second < cutoff_ms) continue;
+      t.violation(Invariant::I6_convergence, "sweeper", p, instant,
+                  fmt::format("an orphan of write {} older than the cutoff ({} min) is left at quiescence", instant,
+                              cutoff_ms / 60'000));
+      return;
     }
   }
 }
@@ -374,7 +485,7 @@ inline void check_promise_now(Table& t, const Promise& p, std::size_t sample) {
       if (d != nullptr && d->promise != kNoPromise && !t.oracle.promise(d->promise).covers(s)) continue;
       t.violation(Invariant::I2_retention, "checker", path, s,
                   fmt::format("promised snapshot {} is not fully readable{} (promise: {})", s,
-                              d ? fmt::format("; clean {} deleted the file", d->clean) : std::string(), p.describe()));
+                              d ? fmt::format("; {} deleted the file", d->by()) : std::string(), p.describe()));
       return;
     }
   }

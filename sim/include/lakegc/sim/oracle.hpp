@@ -20,12 +20,15 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "lakegc/sim/promise.hpp"
 #include "lakegc/sim/scheduler.hpp"
@@ -40,6 +43,11 @@ struct Deletion {
   InstantTime clean;                 // the clean instant whose plan named the file
   std::size_t promise = kNoPromise;  // index into Oracle::promises()
   std::int64_t time_ms = 0;
+  /// Deleted by the orphan sweep (no clean, no promise), not a cleaner.
+  bool by_sweep = false;
+
+  /// Who deleted it, for messages: "clean <instant>" or "the orphan sweep".
+  std::string by() const { return by_sweep ? std::string("the orphan sweep") : fmt::format("clean {}", clean); }
 };
 
 /// A table service's pending work and what it will read.
@@ -110,7 +118,27 @@ class Oracle {
 
   // --- writes ---------------------------------------------------------------
   void begin_write(const InstantTime& t, std::vector<std::string> paths) { pending_[t] = std::move(paths); }
+  /// A pending write wrote one more file.
+  void write_file(const InstantTime& t, const std::string& path) { pending_[t].push_back(path); }
   void end_write(const InstantTime& t) { pending_.erase(t); }
+  /// A pending write committed at `now_ms`: its files are remembered with
+  /// the time, so a sweep can tell which writes were in flight while it ran.
+  void commit_write(const InstantTime& t, std::int64_t now_ms) {
+    auto it = pending_.find(t);
+    if (it == pending_.end()) return;
+    committed_[t] = CommittedWrite{std::move(it->second), now_ms};
+    pending_.erase(it);
+  }
+  /// A table service (compaction, clustering) wrote `paths` and committed
+  /// at `now_ms`.
+  void commit_service(const InstantTime& t, std::vector<std::string> paths, std::int64_t now_ms) {
+    committed_[t] = CommittedWrite{std::move(paths), now_ms};
+  }
+  struct CommittedWrite {
+    std::vector<std::string> paths;
+    std::int64_t at_ms = 0;
+  };
+  const std::map<InstantTime, CommittedWrite>& committed_writes() const noexcept { return committed_; }
   const std::map<InstantTime, std::vector<std::string>>& pending_writes() const noexcept { return pending_; }
 
   /// Files of an abandoned write: nobody will commit them.
@@ -119,8 +147,23 @@ class Oracle {
     v.insert(v.end(), paths.begin(), paths.end());
     orphan_paths_.insert(paths.begin(), paths.end());
   }
+  /// Was ever an orphan (stays true once the sweep deleted it).
   bool is_orphan(const std::string& path) const { return orphan_paths_.contains(path); }
+  /// Orphans not yet deleted by the sweep, by the instant that wrote them.
   const std::map<InstantTime, std::vector<std::string>>& orphans() const noexcept { return orphans_; }
+  /// The orphan sweep deleted `path`: if it was an orphan, it no longer
+  /// holds archival back, and the shadow forgets it too (no snapshot reads
+  /// an orphan; a speculative duplicate left in the shadow could otherwise
+  /// win its slice once its instant is archived and commit metadata no
+  /// longer names the committed twin).
+  void orphan_deleted(const std::string& path) {
+    if (!is_orphan(path)) return;
+    if (shadow_.remove(path).ok()) bump();
+    for (auto it = orphans_.begin(); it != orphans_.end();) {
+      std::erase(it->second, path);
+      it = it->second.empty() ? orphans_.erase(it) : std::next(it);
+    }
+  }
 
   /// Two base files of one write in one file group (a speculative
   /// duplicate): whichever the view picks, the other is left behind.
@@ -167,6 +210,7 @@ class Oracle {
   std::uint64_t cache_version_ = ~0ULL;
   std::map<InstantTime, std::vector<SnapshotFile>> cache_;
   std::map<InstantTime, std::vector<std::string>> pending_;
+  std::map<InstantTime, CommittedWrite> committed_;
   std::map<InstantTime, std::vector<std::string>> orphans_;
   std::set<std::string> orphan_paths_;
   std::set<std::string> duplicates_;

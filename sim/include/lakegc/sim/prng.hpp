@@ -9,14 +9,12 @@
 // its own generator for the same reason). Why no floating point: a ratio
 // num/den decides exactly the same on every machine (TigerBeetle's Ratio).
 //
-// A second mode draws from a byte string instead (the libFuzzer target): the
-// fuzzer's bytes then make every choice the PRNG would have made, and an
-// exhausted string answers zeros, so any input is a valid run.
+// The libFuzzer target seeds one from a hash of its input's header, and
+// chooses the schedule itself from the remaining bytes.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
-#include <span>
-#include <vector>
 
 namespace lakegc::sim {
 
@@ -33,25 +31,13 @@ class Rng {
   /// xoshiro256** seeded from `seed` through splitmix64.
   explicit Rng(std::uint64_t seed = 0) { reseed(seed); }
 
-  /// A generator that answers from `bytes` (fuzzing); zeros once exhausted.
-  static Rng from_bytes(std::span<const std::uint8_t> bytes) {
-    Rng r(0);
-    r.bytes_.assign(bytes.begin(), bytes.end());
-    r.byte_mode_ = true;
-    return r;
-  }
-
   void reseed(std::uint64_t seed) {
     std::uint64_t sm = seed;
     for (auto& w : s_) w = splitmix64(sm);
-    byte_mode_ = false;
-    bytes_.clear();
-    pos_ = 0;
   }
 
   /// 64 random bits.
   std::uint64_t next() noexcept {
-    if (byte_mode_) return take_bytes(8);
     const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
     const std::uint64_t t = s_[1] << 17;
     s_[2] ^= s_[0];
@@ -63,18 +49,11 @@ class Rng {
     return result;
   }
 
-  /// Uniform in [lo, hi] (inclusive). PRNG mode rejects the biased tail, so
-  /// every value is exactly equally likely; byte mode reads only as many
-  /// bytes as the range needs.
+  /// Uniform in [lo, hi] (inclusive). Rejects the biased tail, so every
+  /// value is exactly equally likely.
   std::uint64_t uniform(std::uint64_t lo, std::uint64_t hi) noexcept {
     if (hi <= lo) return lo;
     const std::uint64_t span = hi - lo;  // range size minus one
-    if (byte_mode_) {
-      int n = 0;
-      for (std::uint64_t s = span; s != 0; s >>= 8) ++n;
-      const std::uint64_t v = take_bytes(n);
-      return lo + (span == ~0ULL ? v : v % (span + 1));
-    }
     if (span == ~0ULL) return next();
     const std::uint64_t range = span + 1;
     const std::uint64_t limit = ~0ULL - (~0ULL % range);  // multiple of range
@@ -103,31 +82,13 @@ class Rng {
   /// A digest of the generator's state ("unseed"): equal digests after two
   /// runs of one seed mean both drew the same number of values.
   std::uint64_t digest() const noexcept {
-    if (byte_mode_) return pos_;
     return s_[0] ^ rotl(s_[1], 13) ^ rotl(s_[2], 29) ^ rotl(s_[3], 47);
   }
-
-  bool byte_mode() const noexcept { return byte_mode_; }
-  /// Byte mode: true once every input byte has been used.
-  bool exhausted() const noexcept { return byte_mode_ && pos_ >= bytes_.size(); }
 
  private:
   static constexpr std::uint64_t rotl(std::uint64_t x, int k) noexcept { return (x << k) | (x >> (64 - k)); }
 
-  std::uint64_t take_bytes(int n) noexcept {
-    std::uint64_t v = 0;
-    for (int i = 0; i < n; ++i) {
-      const std::uint8_t b = pos_ < bytes_.size() ? bytes_[pos_] : 0;
-      ++pos_;
-      v = (v << 8) | b;
-    }
-    return v;
-  }
-
   std::uint64_t s_[4] = {0, 0, 0, 0};
-  std::vector<std::uint8_t> bytes_;
-  std::size_t pos_ = 0;
-  bool byte_mode_ = false;
 };
 
 }  // namespace lakegc::sim

@@ -191,7 +191,8 @@ class Readers {
     }
     if (d->promise == kNoPromise) {
       t_.violation(Invariant::I1_reader_isolation, actor, path, snapshot,
-                   fmt::format("deleted by clean {}, whose promise is unknown", d->clean));
+                   d->by_sweep ? std::string("deleted by the orphan sweep, which promises nothing: it must only delete orphans")
+                               : fmt::format("deleted by clean {}, whose promise is unknown", d->clean));
       return true;
     }
     const Promise& p = t_.oracle.promise(d->promise);

@@ -69,6 +69,12 @@ inline std::string format_stats(const RunStats& s) {
   out += fmt::format(
       "  cleaner: {} run(s), {} executed, {} failed under faults; deleted {} file(s), {} MiB | faults armed {}\n",
       s.clean_runs, s.cleans_executed, s.clean_errors, s.files_deleted, mib(s.bytes_deleted), s.faults_armed);
+  if (s.sweeps_begun > 0) {
+    out += fmt::format("  sweeper: {} sweep(s) begun, {} finished, {} refused by the longest-write guard, {} forced "
+                       "(tight cutoff, or the final sweep at quiescence); deleted {} orphan(s), {} MiB\n",
+                       s.sweeps_begun, s.sweeps, s.sweeps_refused, s.sweeps_forced, s.orphans_deleted,
+                       mib(s.orphan_bytes_deleted));
+  }
   out += fmt::format("  storage: written {} MiB, held on average {} MiB, peak {} MiB, final {} MiB\n",
                      mib(s.bytes_written), mib(s.average_bytes()), mib(s.peak_bytes), mib(s.final_bytes));
   out += fmt::format("  queries: {} started, {} ok, {} failed at start (time travel past the promise), {} outlived "

@@ -40,7 +40,7 @@ inline bool read_inputs(Table& t, const std::string& actor, const InstantTime& i
     }
     const Deletion* d = t.oracle.deletion(f.path());
     t.violation(Invariant::I1_reader_isolation, actor, f.path(), instant,
-                d ? fmt::format("input of the pending service was deleted by clean {}", d->clean)
+                d ? fmt::format("input of the pending service was deleted by {}", d->by())
                   : std::string("input of the pending service vanished"));
     return false;
   }
@@ -120,6 +120,7 @@ class Compactor {
       return false;
     }
     CommitInfo info;
+    std::vector<std::string> written;
     for (const auto& [p, fid] : current_->groups) {
       const std::string name = t_.base_name(fid, current_->instant);
       const std::uint64_t size = t_.rng.uniform(1, 64) << 20;
@@ -129,6 +130,7 @@ class Compactor {
       }
       info.files.push_back({p, name, size});
       info.partitions_written.push_back(p);
+      written.push_back(join_path(p, name));
     }
     std::sort(info.partitions_written.begin(), info.partitions_written.end());
     info.partitions_written.erase(std::unique(info.partitions_written.begin(), info.partitions_written.end()),
@@ -139,6 +141,7 @@ class Compactor {
       return false;
     }
     t_.oracle.bump();
+    t_.oracle.commit_service(current_->instant, std::move(written), t_.now());
     ++t_.stats.compactions;
     t_.event("compactor", "completed compaction {} at {}", current_->instant, completion);
     release();
@@ -241,6 +244,7 @@ class Clusterer {
       return false;
     }
     t_.oracle.bump();
+    t_.oracle.commit_service(current_->instant, {join_path(current_->partition, name)}, t_.now());
     ++t_.stats.clusterings;
     t_.event("clusterer", "completed clustering {} at {}: {} group(s) replaced by {}", current_->instant, completion,
              current_->groups.size(), fid);

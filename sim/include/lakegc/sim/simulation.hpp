@@ -64,12 +64,16 @@ inline std::pair<std::uint64_t, std::uint64_t> split_seed(std::uint64_t seed) {
 /// The policy a run tests, and its family for summaries.
 inline StatusOr<std::pair<any_policy, std::string>> policy_for(const RunOptions& o, const SwarmConfig& swarm) {
   if (o.custom_policy) return std::pair{*o.custom_policy, o.custom_policy->label()};
-  if (o.canary != Canary::none) {
+  if (o.canary != Canary::none && !is_sweep_canary(o.canary)) {
     return std::pair{make_canary_policy(o.canary, swarm.policy.commits, swarm.policy.hours),
                      fmt::format("canary {}", to_string(o.canary))};
   }
   const config::Properties props = o.policy ? *o.policy : policy_properties(swarm.policy);
   LAKEGC_ASSIGN_OR_RETURN(any_policy p, policy_from_properties(props));
+  if (is_sweep_canary(o.canary)) {  // the swarm's policy; the sweep is the canary
+    any_policy q = p.relabeled(fmt::format("{} + canary {}", p.label(), to_string(o.canary)));
+    return std::pair{std::move(q), fmt::format("canary {}", to_string(o.canary))};
+  }
   std::string family = o.policy ? p.label() : p.name();
   return std::pair{std::move(p), std::move(family)};
 }
@@ -93,6 +97,7 @@ class Driver {
     if (sw_.cleaner == CleanerMode::async) s_.after(jitter(sw_.clean_interval_ms), [this] { clean(); });
     if (sw_.archiver) s_.after(jitter(sw_.archive_interval_ms), [this] { archive(); });
     if (sw_.faults.on) s_.after(jitter(sw_.faults.interval_ms), [this] { fault(); });
+    if (sw_.sweeper.on) s_.after(jitter(sw_.sweeper.interval_ms), [this] { sweep(); });
   }
 
  private:
@@ -108,7 +113,13 @@ class Driver {
   void write_begin(std::size_t i) {
     if (!open()) return;
     if (w_.write_begin(i)) {
-      s_.after(rng().uniform_i64(1000, std::max<std::int64_t>(sw_.write_duration_ms, 1000)), [this, i] { write_end(i); });
+      const std::int64_t d = rng().uniform_i64(1000, std::max<std::int64_t>(sw_.write_duration_ms, 1000));
+      // Progress steps spread the write's other files over its duration and
+      // refresh its heartbeat (one more step per 10 minutes, at most 8).
+      const std::int64_t n = std::min<std::int64_t>(
+          static_cast<std::int64_t>(w_.writers.remaining(i)) + d / (10 * kMinute), 8);
+      for (std::int64_t j = 1; j <= n; ++j) s_.after(d * j / (n + 1), [this, i] { w_.write_progress(i); });
+      s_.after(d, [this, i] { write_end(i); });
     } else {
       s_.after(jitter(sw_.write_interval_ms), [this, i] { write_begin(i); });
     }
@@ -172,6 +183,14 @@ class Driver {
     if (!open()) return;
     w_.archive();
     s_.after(jitter(sw_.archive_interval_ms), [this] { archive(); });
+  }
+  void sweep() {
+    if (!open()) return;
+    if (w_.sweep_begin()) {
+      const std::int64_t l = std::max<std::int64_t>(sw_.sweeper.listing_ms, 2000);
+      s_.after(rng().uniform_i64(l / 2, l), [this] { w_.sweep_finish(); });
+    }
+    s_.after(jitter(sw_.sweeper.interval_ms), [this] { sweep(); });
   }
   void fault() {
     if (!open()) return;

@@ -62,7 +62,13 @@ struct RunStats {
   std::uint64_t archivals = 0;
   std::uint64_t faults_armed = 0;
   std::uint64_t read_retries = 0;     // a read hit an injected storage failure
-  std::uint64_t i6_waived = 0;        // left behind after a truncated listing (see check_convergence)
+  std::uint64_t i6_waived = 0;
+  std::uint64_t sweeps_begun = 0;     // orphan sweeps that took their metadata snapshot
+  std::uint64_t sweeps = 0;           // orphan sweeps that listed, planned and deleted
+  std::uint64_t sweeps_refused = 0;   // refused by the longest-write guard
+  std::uint64_t sweeps_forced = 0;    // forced past the guard: tight cutoff, or the final sweep at quiescence
+  std::uint64_t orphans_deleted = 0;
+  std::uint64_t orphan_bytes_deleted = 0;        // left behind after a truncated listing (see check_convergence)
   std::array<QueryStats, kQueryBucketNames.size()> queries{};
   // Storage held: KiB x milliseconds, integrated over the run.
   std::uint64_t kib_ms = 0;

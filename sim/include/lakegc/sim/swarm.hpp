@@ -7,6 +7,7 @@
 // gives the same world whatever the policy under test.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -47,6 +48,30 @@ struct FaultKnobs {
   std::int64_t interval_ms = kHour;  // mean time between armed faults
 };
 
+/// A sweep that is unsafe on purpose: the orphan-sweep canaries
+/// (canaries.hpp). Lives in the simulator only: the library has no such knob.
+enum class SweepFlaw : std::uint8_t {
+  none,
+  /// The cutoff is one minute, forced past the longest-write guard.
+  short_cutoff,
+  /// The sweep's metadata snapshot loses pending write instants and markers.
+  ignore_markers,
+};
+
+/// The orphan sweeper (sweeper.hpp): plan_orphans + delete_orphans, in two
+/// phases (metadata snapshot, then the listing `listing_ms` later).
+struct SweeperKnobs {
+  bool on = false;
+  std::int64_t interval_ms = 2 * kHour;    // mean time between sweeps
+  std::int64_t listing_ms = 10 * kMinute;  // longest listing (each sweep draws up to this)
+  std::int64_t cutoff_ms = 6 * kHour;      // OrphanOptions::older_than_ms
+  /// The cutoff is only longer than the listing, not than the longest write:
+  /// pending instants and markers alone must protect in-flight writes, so
+  /// the sweep forces past the longest-write guard (see sweeper.hpp).
+  bool tight = false;
+  SweepFlaw flaw = SweepFlaw::none;
+};
+
 struct SwarmConfig {
   // Table.
   TableType type = TableType::cow;
@@ -80,6 +105,8 @@ struct SwarmConfig {
   std::int64_t archive_interval_ms = 2 * kHour;
   std::uint32_t archive_min_commits = 12;
   std::uint32_t archive_max_commits = 20;
+  // Orphan sweeper.
+  SweeperKnobs sweeper;
   // Faults and length.
   FaultKnobs faults;
   std::int64_t duration_ms = 12 * kHour;
@@ -135,6 +162,19 @@ inline SwarmConfig draw_swarm(Rng& rng) {
   s.policy.incremental = rng.chance(1, 2) && s.policy.rule != RuleKind::versions;
   s.policy.reader_leases = rng.chance(1, 4);
   s.policy.trigger_commits = rng.chance(2, 3) ? 1 : static_cast<std::uint32_t>(rng.uniform(2, 4));
+  // The sweeper, drawn last so the fields above stay what they were. Its
+  // cutoff is always longer than its longest listing (the bound the sweep's
+  // safety rests on: files of a write that began after the metadata snapshot
+  // are younger than the listing). Usually it is also longer than the
+  // longest thing that can stay pending (write, compaction, clustering,
+  // plus a margin); in "tight" swarms it is not, and writes can outlast it.
+  s.sweeper.on = rng.chance(1, 2);
+  s.sweeper.interval_ms = rng.uniform_i64(30, 240) * kMinute;
+  s.sweeper.listing_ms = rng.uniform_i64(1, 30) * kMinute;
+  s.sweeper.tight = rng.chance(1, 3);
+  const std::int64_t longest = std::max({s.write_duration_ms, s.compaction_duration_ms, s.clustering_duration_ms});
+  s.sweeper.cutoff_ms = s.sweeper.tight ? s.sweeper.listing_ms + rng.uniform_i64(5, 30) * kMinute
+                                        : s.sweeper.listing_ms + longest + rng.uniform_i64(30, 360) * kMinute;
   return s;
 }
 
@@ -232,7 +272,15 @@ inline std::string describe(const SwarmConfig& s) {
                      s.cleaner == CleanerMode::inline_after_commit ? std::string("inline")
                                                                    : fmt::format("async every {}min", mins(s.clean_interval_ms)),
                      s.archiver, mins(s.archive_interval_ms), s.archive_min_commits, s.archive_max_commits);
-  out += fmt::format("  faults    : {}", s.faults.on ? "on" : "off");
+  out += fmt::format("  sweeper   : {}", s.sweeper.on ? "on" : "off");
+  if (s.sweeper.on) {
+    out += fmt::format(" (every ~{}min, listing up to {}min, cutoff {}min{}{})", mins(s.sweeper.interval_ms),
+                       mins(s.sweeper.listing_ms), mins(s.sweeper.cutoff_ms), s.sweeper.tight ? ", tight" : "",
+                       s.sweeper.flaw == SweepFlaw::short_cutoff     ? ", CANARY short cutoff"
+                       : s.sweeper.flaw == SweepFlaw::ignore_markers ? ", CANARY ignores markers"
+                                                                     : "");
+  }
+  out += fmt::format("\n  faults    : {}", s.faults.on ? "on" : "off");
   if (s.faults.on) {
     out += fmt::format(" (every ~{}min:{}{}{}{}{})", mins(s.faults.interval_ms),
                        s.faults.writer_crash ? " writer-crash" : "", s.faults.duplicate_files ? " duplicate-files" : "",

@@ -174,6 +174,13 @@ class Table {
     stats.final_bytes = storage.total_bytes();
   }
 
+  /// Time up to now is not counted as storage held (the liveness phase's
+  /// clock jump before its final sweep).
+  void skip_sampling() {
+    last_sample_ms_ = clock.now_ms;
+    last_sample_bytes_ = storage.total_bytes();
+  }
+
   // --- trace and violations ----------------------------------------------------
 
   template <typename... Args>

@@ -13,7 +13,8 @@
 // Every operation is safe to call in any state (it does nothing when it has
 // nothing to do), so any sequence is a valid schedule. `finish()` runs the
 // liveness phase: faults off, writes and services driven to quiescence,
-// one more commit and clean, then the final checks (I2 sample, I4, I5, I6).
+// one more commit and clean, a final orphan sweep past the cutoff (sweeper
+// on), then the final checks (I2 sample, I4, I5, I6).
 #pragma once
 
 #include <cstdint>
@@ -26,6 +27,7 @@
 #include "lakegc/sim/reader.hpp"
 #include "lakegc/sim/savepointer.hpp"
 #include "lakegc/sim/services.hpp"
+#include "lakegc/sim/sweeper.hpp"
 #include "lakegc/sim/writer.hpp"
 
 namespace lakegc::sim {
@@ -47,8 +49,10 @@ class World {
         savepointer(table),
         cleaner(table),
         archiver(table),
+        sweeper(table),
         faults(table) {
     table.faults_enabled = swarm.faults.on;
+    sweeper.watch_promise(&cleaner.current_promise());
   }
 
   World(const World&) = delete;
@@ -62,6 +66,8 @@ class World {
   // --- operations ------------------------------------------------------------
 
   bool write_begin(std::size_t w) { return writers.begin(w % writers.count()); }
+  /// Writer `w`'s write refreshes its heartbeat and writes its next file.
+  bool write_progress(std::size_t w) { return writers.progress(w % writers.count()); }
   /// Completes writer `w`'s write; with inline cleaning, the cleaner runs
   /// right after a commit (hoodie.clean.automatic, inline).
   bool write_finish(std::size_t w) {
@@ -79,6 +85,10 @@ class World {
   bool savepoint_remove(std::int64_t min_age_ms) { return savepointer.remove_oldest(min_age_ms); }
   bool clean() { return cleaner.run(); }
   bool archive() { return table.swarm.archiver && archiver.run(); }
+  /// The orphan sweep's two phases: the metadata snapshot, then (a listing
+  /// duration later) list, plan and delete.
+  bool sweep_begin() { return table.swarm.sweeper.on && sweeper.begin(); }
+  bool sweep_finish() { return sweeper.finish(); }
   bool arm_fault() { return faults.arm(); }
   /// Moves virtual time forward (drivers without a scheduler).
   void advance(std::int64_t ms) { clock_.now_ms += ms < 0 ? 0 : ms; }
@@ -89,6 +99,7 @@ class World {
     table.faults_enabled = false;
     table.armed.clear();
     readers.stop_all();
+    sweeper.finish();  // one begun in the run lists now
     for (std::size_t w = 0; w < writers.count(); ++w) writers.finish(w);
     writers.rollback_expired(0);
     for (int i = 0; i < 3 && compactor.pending(); ++i) compactor.complete();
@@ -110,6 +121,22 @@ class World {
     for (int i = 0; i < 2; ++i) {
       if (!cleaner.run()) break;
     }
+    // The final sweep: time jumps past the cutoff (no actor runs meanwhile,
+    // and the jump is not counted as storage held), so every orphan is old
+    // enough; at quiescence nothing is in flight, so it may force past the
+    // longest-write guard (completed long writes on the timeline).
+    if (table.swarm.sweeper.on && !failed()) {
+      table.sample_storage();
+      advance(sweeper.cutoff_ms() + kMinute);
+      if (sweeper.begin()) {
+        advance(table.swarm.sweeper.listing_ms);
+        sweeper.finish(/*quiescent=*/true);
+        if (auto md = table.load(); md.ok() && !failed()) {
+          check_orphans_swept(table, *md, sweeper.last_listed_ms(), sweeper.cutoff_ms());
+        }
+      }
+      table.skip_sampling();
+    }
     if (table.swarm.archiver) archiver.run();
     table.sample_storage();
 
@@ -127,6 +154,7 @@ class World {
   Savepointer savepointer;
   Cleaner cleaner;
   Archiver archiver;
+  Sweeper sweeper;
   FaultInjector faults;
 
  private:

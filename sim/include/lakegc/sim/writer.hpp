@@ -2,8 +2,14 @@
 // -----------------------------------------------------------------------------
 // Writers: concurrent ingestion jobs with optimistic concurrency.
 //
-// A write begins (requested -> inflight), writes its files while in flight,
-// and later either completes with its commit metadata or is abandoned:
+// A write begins (requested -> inflight, heartbeat), writes its files while
+// in flight, and later either completes with its commit metadata or is
+// abandoned. Hudi's write protocol: every data file's marker is recorded
+// (memory_journal::add_marker) before the file is written, and the writer
+// refreshes its heartbeat while it runs (at begin, at every progress step,
+// at finish; a crashed writer stops). The first file is written at begin,
+// the others at progress steps (the event loop spreads them over the
+// write's duration) or at finish, so a write's files have different mtimes.
 //
 // * COW: an update writes a new base file version of the group; MOR: it
 //   appends a log file. Layout 1 names a log by the base instant of the
@@ -72,6 +78,7 @@ class Writers {
       return false;
     }
     (void)t_.journal.set_inflight(wr.instant);
+    (void)t_.journal.heartbeat(wr.instant, t_.now());
     t_.oracle.bump();
 
     // Updates: live groups not under a pending clustering.
@@ -132,43 +139,50 @@ class Writers {
       return false;
     }
 
-    // Write the files while in flight.
+    // The first file now; the others at progress steps or at finish.
     const bool fail = t_.faults_enabled && std::exchange(t_.armed.write_failure, false);
-    const bool duplicate = t_.faults_enabled && std::exchange(t_.armed.write_duplicate, false);
+    wr.duplicate = t_.faults_enabled && std::exchange(t_.armed.write_duplicate, false);
     if (fail) t_.storage.fail_next(storage_op::write, absl::UnavailableError("injected: storage write failed"));
-    std::vector<std::string> written;
-    for (const SnapshotFile& f : wr.files) {
-      if (Status st = t_.put(f.partition, f.name, f.size); !st.ok()) {
-        if (!fail) t_.unexpected(actor, "put_sized", st);
-        ++t_.stats.writes_failed;
-        t_.event(actor, "write {} failed writing '{}' ({}); rolled back, {} orphan file(s)", wr.instant, f.path(),
-                 message_of(st), written.size());
-        abandon(wr.instant, written);
-        return false;
-      }
-      written.push_back(f.path());
+    t_.oracle.begin_write(wr.instant, {});
+    if (Status st = write_next(wr); !st.ok()) {
+      if (!fail) t_.unexpected(actor, "put_sized", st);
+      ++t_.stats.writes_failed;
+      t_.event(actor, "write {} failed writing '{}' ({}); rolled back, {} orphan file(s)", wr.instant,
+               wr.files.front().path(), message_of(st), wr.paths.size());
+      abandon(wr.instant, wr.paths);
+      return false;
     }
-    if (duplicate) {
-      for (const SnapshotFile& f : wr.files) {
-        if (f.name.front() == '.') continue;  // base files only
-        auto parsed = parse_base_file_name(f.name);
-        if (!parsed.ok()) continue;
-        const std::string dup = t_.base_name(parsed->file_id, wr.instant);
-        if (t_.put(f.partition, dup, f.size).ok()) {
-          t_.oracle.duplicate_pair(f.path(), join_path(f.partition, dup));
-          written.push_back(join_path(f.partition, dup));
-          t_.event(actor, "fault: speculative duplicate '{}'", join_path(f.partition, dup));
-        }
-        break;
-      }
-    }
-    t_.oracle.begin_write(wr.instant, written);
-    wr.paths = std::move(written);
     for (const auto& g : wr.groups) ++t_.groups[g].pending_writes;
     std::string names;
     for (const SnapshotFile& f : wr.files) names += " " + f.path();
     t_.event(actor, "begin {} {} files:{}", to_string(wr.action), wr.instant, names);
     slots_[w] = std::move(wr);
+    return true;
+  }
+
+  /// Files writer `w`'s write still has to write (0 when idle).
+  std::size_t remaining(std::size_t w) const {
+    const auto& s = slots_.at(w);
+    return s ? s->files.size() - s->next : 0;
+  }
+
+  /// A progress step of writer `w`'s write: refreshes its heartbeat and
+  /// writes its next file, if any. Returns true when it wrote a file.
+  bool progress(std::size_t w) {
+    if (!busy(w)) return false;
+    Write& wr = *slots_[w];
+    (void)t_.journal.heartbeat(wr.instant, t_.now());
+    if (wr.next >= wr.files.size()) return false;
+    const std::string path = wr.files[wr.next].path();
+    if (Status st = write_next(wr); !st.ok()) {
+      Write dropped = std::move(*slots_[w]);
+      slots_[w].reset();
+      for (const auto& g : dropped.groups) release_group(g);
+      t_.unexpected(name(w), "put_sized", st);
+      abandon(dropped.instant, dropped.paths);
+      return false;
+    }
+    t_.event(name(w), "{} wrote '{}'", wr.instant, path);
     return true;
   }
 
@@ -191,6 +205,17 @@ class Writers {
       crashed_.push_back({wr.instant, t_.now(), wr.paths});
       return false;
     }
+    // The files not written yet, then (fault) a speculative duplicate.
+    while (wr.next < wr.files.size()) {
+      if (Status st = write_next(wr); !st.ok()) {
+        t_.unexpected(actor, "put_sized", st);
+        abandon(wr.instant, wr.paths);
+        return false;
+      }
+    }
+    (void)t_.journal.heartbeat(wr.instant, t_.now());
+    std::optional<std::string> duplicate;
+    if (wr.duplicate) duplicate = write_duplicate(wr, actor);
     for (auto it = completed_.rbegin(); it != completed_.rend() && it->seq > wr.begin_seq; ++it) {
       const bool overlap = std::any_of(wr.groups.begin(), wr.groups.end(), [&](const std::string& g) {
         return std::binary_search(it->groups.begin(), it->groups.end(), g);
@@ -217,7 +242,10 @@ class Writers {
       return false;
     }
     t_.oracle.bump();
-    t_.oracle.end_write(wr.instant);
+    t_.oracle.commit_write(wr.instant, t_.now());
+    // The duplicate is not in the commit metadata: an orphan of a committed
+    // write, the orphan sweep's to delete.
+    if (duplicate) t_.oracle.orphan(wr.instant, {*duplicate});
     std::sort(wr.groups.begin(), wr.groups.end());
     completed_.push_back({++completion_seq_, wr.instant, std::move(wr.groups)});
     if (completed_.size() > 256) completed_.erase(completed_.begin(), completed_.begin() + 128);
@@ -249,6 +277,8 @@ class Writers {
     Action action = Action::commit;
     std::uint64_t begin_seq = 0;
     std::vector<SnapshotFile> files;
+    std::size_t next = 0;             // files[next..] are not written yet
+    bool duplicate = false;           // fault: a speculative duplicate at finish
     std::vector<std::string> paths;   // files actually written
     std::vector<std::string> groups;  // group keys
   };
@@ -262,6 +292,37 @@ class Writers {
     std::int64_t at_ms;
     std::vector<std::string> paths;
   };
+
+  // Writes wr.files[wr.next]: its marker first, then the file.
+  Status write_next(Write& wr) {
+    const SnapshotFile& f = wr.files[wr.next];
+    LAKEGC_RETURN_IF_ERROR(t_.journal.add_marker(wr.instant, WrittenFile{f.partition, f.name, f.size}));
+    LAKEGC_RETURN_IF_ERROR(t_.put(f.partition, f.name, f.size));
+    ++wr.next;
+    wr.paths.push_back(f.path());
+    t_.oracle.write_file(wr.instant, wr.paths.back());
+    return Status();
+  }
+
+  // A second base file of the write's first base file under another write
+  // token (a speculative task), with its own marker. Its path, if written.
+  std::optional<std::string> write_duplicate(Write& wr, const std::string& actor) {
+    for (const SnapshotFile& f : wr.files) {
+      if (f.name.front() == '.') continue;  // base files only
+      auto parsed = parse_base_file_name(f.name);
+      if (!parsed.ok()) continue;
+      const std::string dup = t_.base_name(parsed->file_id, wr.instant);
+      if (!t_.journal.add_marker(wr.instant, WrittenFile{f.partition, dup, f.size}).ok()) return std::nullopt;
+      if (!t_.put(f.partition, dup, f.size).ok()) return std::nullopt;
+      const std::string path = join_path(f.partition, dup);
+      t_.oracle.duplicate_pair(f.path(), path);
+      wr.paths.push_back(path);
+      t_.oracle.write_file(wr.instant, path);
+      t_.event(actor, "fault: speculative duplicate '{}'", path);
+      return path;
+    }
+    return std::nullopt;
+  }
 
   std::uint64_t base_size() { return t_.rng.uniform(1, 64) << 20; }
   std::uint64_t log_size() { return t_.rng.uniform(64, 4096) << 10; }
