@@ -24,6 +24,7 @@
 #include "lakegc/storage/posix_storage.hpp"
 
 #include "lakegc/core/load_view.hpp"
+#include "lakegc/exec/clean_report.hpp"
 #include "lakegc/exec/clean_service.hpp"
 #include "lakegc/exec/memory_journal.hpp"
 #include "lakegc/plan/plan_clean.hpp"
@@ -151,10 +152,9 @@ Status run() {
   for (const auto& [p, files] : plan.files_per_partition) {
     for (const auto& f : files) fmt::print("  delete {}/{}  ({}, slice {})\n", p, f.name, to_string(f.reason), f.slice);
   }
-  fmt::print("reclaimed {} files, {:.1f} MiB ({} -> {} files, {:.1f} -> {:.1f} MiB on storage)\n",
-             report.executed->files_deleted, static_cast<double>(report.executed->bytes_deleted) / (1 << 20),
-             files_before, table.storage.file_count(), static_cast<double>(bytes_before) / (1 << 20),
-             static_cast<double>(table.storage.total_bytes()) / (1 << 20));
+  fmt::print("{}", to_text(report));
+  fmt::print("storage: {} -> {} files, {:.1f} -> {:.1f} MiB\n", files_before, table.storage.file_count(),
+             static_cast<double>(bytes_before) / (1 << 20), static_cast<double>(table.storage.total_bytes()) / (1 << 20));
   return absl::OkStatus();
 }
 

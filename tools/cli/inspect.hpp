@@ -19,7 +19,7 @@
 #include <string>
 
 #include "table.hpp"
-#include "json.hpp"
+#include "lakegc/core/json_writer.hpp"
 #include "text.hpp"
 
 namespace lakegc::cli {

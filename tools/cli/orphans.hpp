@@ -16,7 +16,7 @@
 #include <fmt/format.h>
 
 #include "args.hpp"
-#include "json.hpp"
+#include "lakegc/core/json_writer.hpp"
 #include "lakegc/exec/orphan_executor.hpp"
 #include "lakegc/plan/inventory.hpp"
 #include "table.hpp"

@@ -31,7 +31,7 @@
 
 #include "lakegc/plan/plan_clean.hpp"
 #include "lakegc/policy/config.hpp"
-#include "json.hpp"
+#include "lakegc/core/json_writer.hpp"
 #include "table.hpp"
 #include "text.hpp"
 

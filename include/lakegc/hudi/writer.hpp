@@ -34,6 +34,7 @@
 #include <fmt/format.h>
 
 #include "lakegc/core/file_name.hpp"
+#include "lakegc/core/json_writer.hpp"
 #include "lakegc/core/load_view.hpp"
 #include "lakegc/hudi/table_properties.hpp"
 #include "lakegc/storage/path.hpp"
@@ -71,27 +72,7 @@ inline std::uint32_t crc32(std::string_view data) {
   return c ^ 0xFFFFFFFFU;
 }
 
-/// A JSON string literal.
-inline std::string json_quote(std::string_view s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-  return out;
-}
+using lakegc::json_quote;
 
 /// A value escaped as java.util.Properties.store writes it.
 inline std::string properties_escape(std::string_view s) {

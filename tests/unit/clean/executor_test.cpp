@@ -3,13 +3,16 @@
 // there leaves the clean inflight (HUDI-7655), a crash between any two steps
 // is rolled forward to the same result as an uninterrupted run, re-running
 // a finished plan deletes nothing more, and a path outside the table root
-// is refused before anything is deleted.
+// is refused before anything is deleted; the run's report as text and JSON.
 #include <doctest/doctest.h>
 
 #include <functional>
 #include <optional>
 
+#include <simdjson.h>
+
 #include "clean_fixture.hpp"
+#include "lakegc/exec/clean_report.hpp"
 
 using namespace lakegc;
 using namespace lakegc::testing;
@@ -272,4 +275,45 @@ TEST_CASE("execution is batched and reports progress") {
   };
   REQUIRE(execute_clean(t.storage, t.journal, instant, plan, options).ok());
   CHECK(seen == std::vector<std::size_t>{1, 2, 3, 4, 5});
+}
+
+TEST_CASE("the run's report: text for people, JSON for machines, with the same figures") {
+  TestTable t;
+  build_table(t);
+  const CleanRunReport r = t.clean(commits_policy(2));
+  REQUIRE(r.executed.has_value());
+  REQUIRE(r.files_deleted() == 5);
+
+  const std::string text = to_text(r);
+  CHECK_MESSAGE(text.find(fmt::format("clean {}: 5 file(s)", r.executed->instant)) != std::string::npos, text);
+  CHECK_MESSAGE(text.find("1 partition(s) removed") != std::string::npos, text);
+  CHECK_MESSAGE(text.find("reclaimed 5 file(s), 500 B") != std::string::npos, text);
+
+  simdjson::dom::parser parser;
+  const std::string json = to_json(r);
+  simdjson::dom::element doc;
+  REQUIRE_MESSAGE(parser.parse(json).get(doc) == simdjson::SUCCESS, json);
+  CHECK(doc["files_deleted"].get_uint64().value() == 5);
+  CHECK(doc["bytes_deleted"].get_uint64().value() == r.bytes_deleted());
+  CHECK(doc["scope"].get_string().value() == "full");
+  CHECK(doc["skipped_reason"].is_null());
+  simdjson::dom::array cleans = doc["cleans"].get_array().value();
+  REQUIRE(cleans.size() == 1);
+  simdjson::dom::element c = cleans.at(0).value();
+  CHECK(c["instant"].get_string().value() == r.executed->instant.str());
+  CHECK_FALSE(c["resumed"].get_bool().value());
+  CHECK(c["earliest_commit_to_retain"].get_string().value() == r.executed->metadata.earliest_commit_to_retain->str());
+  CHECK(c["partitions_deleted"].get_uint64().value() == 1);
+  std::uint64_t deleted = 0;
+  const simdjson::dom::array partitions = c["partitions"].get_array().value();
+  for (simdjson::dom::element p : partitions) deleted += p["deleted"].get_uint64().value();
+  CHECK(deleted == 5);
+
+  // Nothing left to do: no clean, and the reason says why.
+  const CleanRunReport idle = t.clean(commits_policy(2));
+  REQUIRE_FALSE(idle.executed.has_value());
+  CHECK_MESSAGE(to_text(idle).find("no clean: " + idle.skipped_reason) != std::string::npos, to_text(idle));
+  REQUIRE(parser.parse(to_json(idle)).get(doc) == simdjson::SUCCESS);
+  CHECK(doc["cleans"].get_array().value().size() == 0);
+  CHECK(doc["skipped_reason"].get_string().value() == idle.skipped_reason);
 }

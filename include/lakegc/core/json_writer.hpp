@@ -1,6 +1,7 @@
-// File: tools/cli/json.hpp
+// File: lakegc/core/json_writer.hpp
 // -----------------------------------------------------------------------------
-// A small streaming JSON writer for the tool's `--json` output: two-space
+// A small streaming JSON writer for machine-readable output (the tool's
+// `--json`, clean reports): two-space
 // indentation, keys in the order written (the documented shapes are stable,
 // so the order is part of them), strings escaped per RFC 8259.
 #pragma once
@@ -13,7 +14,32 @@
 
 #include <fmt/format.h>
 
-namespace lakegc::cli {
+namespace lakegc {
+
+/// `s` as a JSON string literal (RFC 8259 escapes; other control bytes as
+/// \u00XX; UTF-8 passed through).
+inline std::string json_quote(std::string_view s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
+  return out;
+}
 
 class json_writer {
  public:
@@ -106,31 +132,11 @@ class json_writer {
     out_ += '\n';
     out_.append(levels_.size() * 2, ' ');
   }
-  void quote(std::string_view s) {
-    out_ += '"';
-    for (const char c : s) {
-      switch (c) {
-        case '"': out_ += "\\\""; break;
-        case '\\': out_ += "\\\\"; break;
-        case '\n': out_ += "\\n"; break;
-        case '\r': out_ += "\\r"; break;
-        case '\t': out_ += "\\t"; break;
-        case '\b': out_ += "\\b"; break;
-        case '\f': out_ += "\\f"; break;
-        default:
-          if (static_cast<unsigned char>(c) < 0x20) {
-            out_ += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
-          } else {
-            out_ += c;
-          }
-      }
-    }
-    out_ += '"';
-  }
+  void quote(std::string_view s) { out_ += json_quote(s); }
 
   std::string out_;
   std::vector<Level> levels_;
   bool after_key_ = false;
 };
 
-}  // namespace lakegc::cli
+}  // namespace lakegc
