@@ -46,7 +46,8 @@ struct Cli {
 constexpr std::string_view kUsage =
     "usage: lakegc-sim [--seed S | --seeds N [--first F]] [--policy k=v,...] [--canary NAME]\n"
     "                  [--canaries] [--determinism] [--print-hashes] [--steps N] [--trace] [--quiet]\n"
-    "canaries: hours-8584, no-pending-guard, no-savepoint-guard, orphans-short-cutoff, orphans-ignore-markers\n";
+    "canaries: hours-8584, no-pending-guard, no-savepoint-guard, orphans-short-cutoff, orphans-ignore-markers,\n"
+    "          rollback-eager\n";
 
 bool parse_u64(std::string_view s, std::uint64_t* out) {
   if (s.empty()) return false;

@@ -32,8 +32,15 @@
 //   write is deleted while it runs: I3. The same swarm with the real
 //   snapshot is safe (tight sweeper swarms in every sweep).
 //
-// Both must be caught for the right reason: the first violation is I3
-// (expected_invariant).
+// And one attacks failed-write rollback:
+//
+// * rollback_eager: EAGER rollback at the start of every write while other
+//   writers run (Hudi's EAGER policy with concurrent writers, the reason
+//   OCC deployments must use LAZY): a live write's files, named by its
+//   markers, are deleted: I3.
+//
+// The last three must be caught for the right reason: the first violation
+// is I3 (expected_invariant).
 #pragma once
 
 #include <array>
@@ -70,15 +77,17 @@ enum class Canary : std::uint8_t {
   no_savepoint_guard,
   orphans_short_cutoff,
   orphans_ignore_markers,
+  rollback_eager,
 };
 
-inline constexpr std::array<Canary, 5> kCanaries = {Canary::hours_8584, Canary::no_pending_guard,
-                                                    Canary::no_savepoint_guard, Canary::orphans_short_cutoff,
-                                                    Canary::orphans_ignore_markers};
+inline constexpr std::array<Canary, 6> kCanaries = {Canary::hours_8584,           Canary::no_pending_guard,
+                                                    Canary::no_savepoint_guard,   Canary::orphans_short_cutoff,
+                                                    Canary::orphans_ignore_markers, Canary::rollback_eager};
 
-/// Canaries that break the orphan sweep, not the cleaning policy.
-constexpr bool is_sweep_canary(Canary c) noexcept {
-  return c == Canary::orphans_short_cutoff || c == Canary::orphans_ignore_markers;
+/// Canaries that break the orphan sweep or rollback, not the cleaning
+/// policy: their runs keep the swarm's policy.
+constexpr bool keeps_swarm_policy(Canary c) noexcept {
+  return c == Canary::orphans_short_cutoff || c == Canary::orphans_ignore_markers || c == Canary::rollback_eager;
 }
 
 constexpr std::string_view to_string(Canary c) noexcept {
@@ -89,19 +98,20 @@ constexpr std::string_view to_string(Canary c) noexcept {
     case Canary::no_savepoint_guard: return "no-savepoint-guard";
     case Canary::orphans_short_cutoff: return "orphans-short-cutoff";
     case Canary::orphans_ignore_markers: return "orphans-ignore-markers";
+    case Canary::rollback_eager: return "rollback-eager";
   }
   return "?";
 }
 
 /// The invariant a canary must break first, when it has one.
 constexpr std::optional<Invariant> expected_invariant(Canary c) noexcept {
-  if (is_sweep_canary(c)) return Invariant::I3_orphan_cutoff;
+  if (keeps_swarm_policy(c)) return Invariant::I3_orphan_cutoff;
   return std::nullopt;
 }
 
 inline std::optional<Canary> parse_canary(std::string_view s) {
   for (Canary c : {Canary::none, Canary::hours_8584, Canary::no_pending_guard, Canary::no_savepoint_guard,
-                   Canary::orphans_short_cutoff, Canary::orphans_ignore_markers}) {
+                   Canary::orphans_short_cutoff, Canary::orphans_ignore_markers, Canary::rollback_eager}) {
     if (to_string(c) == s) return c;
   }
   return std::nullopt;
@@ -117,6 +127,10 @@ inline void focus_swarm(Canary c, SwarmConfig& s) {
     s.compaction = true;
   }
   if (c == Canary::no_savepoint_guard) s.savepoints = true;
+  if (c == Canary::rollback_eager) {
+    s.eager_rollback = true;
+    s.writers = std::max<std::uint32_t>(s.writers, 2);  // a rollback needs another writer running
+  }
   if (c == Canary::orphans_short_cutoff) {
     s.sweeper.on = true;
     s.sweeper.flaw = SweepFlaw::short_cutoff;
@@ -151,7 +165,8 @@ inline any_policy make_canary_policy(Canary c, std::uint32_t commits, std::uint3
           cleaning(keep_latest_commits{commits}, guard::pending_table_services, unguarded, scope::incremental),
           fmt::format("canary no-savepoint-guard (KEEP_LATEST_COMMITS n={} without savepoints)", commits));
     case Canary::orphans_short_cutoff:
-    case Canary::orphans_ignore_markers:  // the sweep is the canary: run_seed keeps the swarm's policy
+    case Canary::orphans_ignore_markers:
+    case Canary::rollback_eager:  // not a policy canary: run_seed keeps the swarm's policy
     case Canary::none: break;
   }
   return any_policy(default_cleaning());

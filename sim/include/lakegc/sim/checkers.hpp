@@ -36,6 +36,21 @@ namespace lakegc::sim {
 
 using FileMap = std::map<std::string, std::uint64_t>;
 
+/// The files of `before` missing from `after`, each recorded in the oracle
+/// as deleted by `by`; `bytes` gets their total size.
+inline FileMap record_removed(Table& t, const FileMap& before, const FileMap& after, const Deletion& by,
+                              std::uint64_t* bytes) {
+  FileMap removed;
+  *bytes = 0;
+  for (const auto& [path, size] : before) {
+    if (after.contains(path)) continue;
+    removed.emplace(path, size);
+    *bytes += size;
+    t.oracle.record_deletion(path, by);
+  }
+  return removed;
+}
+
 namespace detail {
 
 // First ideal file of the snapshot at `at` missing from `present` (and, if

@@ -45,9 +45,15 @@ struct Deletion {
   std::int64_t time_ms = 0;
   /// Deleted by the orphan sweep (no clean, no promise), not a cleaner.
   bool by_sweep = false;
+  /// Deleted by failed-write rollback (no clean, no promise).
+  bool by_rollback = false;
 
-  /// Who deleted it, for messages: "clean <instant>" or "the orphan sweep".
-  std::string by() const { return by_sweep ? std::string("the orphan sweep") : fmt::format("clean {}", clean); }
+  /// Who deleted it, for messages.
+  std::string by() const {
+    return by_sweep      ? std::string("the orphan sweep")
+           : by_rollback ? std::string("failed-write rollback")
+                         : fmt::format("clean {}", clean);
+  }
 };
 
 /// A table service's pending work and what it will read.

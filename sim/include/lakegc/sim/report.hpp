@@ -75,6 +75,10 @@ inline std::string format_stats(const RunStats& s) {
                        s.sweeps_begun, s.sweeps, s.sweeps_refused, s.sweeps_forced, s.orphans_deleted,
                        mib(s.orphan_bytes_deleted));
   }
+  if (s.rollbacks > 0) {
+    out += fmt::format("  rollback: {} write(s) rolled back, {} file(s) deleted by their markers\n",
+                       s.rollbacks, s.rollback_files_deleted);
+  }
   out += fmt::format("  storage: written {} MiB, held on average {} MiB, peak {} MiB, final {} MiB\n",
                      mib(s.bytes_written), mib(s.average_bytes()), mib(s.peak_bytes), mib(s.final_bytes));
   out += fmt::format("  queries: {} started, {} ok, {} failed at start (time travel past the promise), {} outlived "

@@ -64,13 +64,13 @@ inline std::pair<std::uint64_t, std::uint64_t> split_seed(std::uint64_t seed) {
 /// The policy a run tests, and its family for summaries.
 inline StatusOr<std::pair<any_policy, std::string>> policy_for(const RunOptions& o, const SwarmConfig& swarm) {
   if (o.custom_policy) return std::pair{*o.custom_policy, o.custom_policy->label()};
-  if (o.canary != Canary::none && !is_sweep_canary(o.canary)) {
+  if (o.canary != Canary::none && !keeps_swarm_policy(o.canary)) {
     return std::pair{make_canary_policy(o.canary, swarm.policy.commits, swarm.policy.hours),
                      fmt::format("canary {}", to_string(o.canary))};
   }
   const config::Properties props = o.policy ? *o.policy : policy_properties(swarm.policy);
   LAKEGC_ASSIGN_OR_RETURN(any_policy p, policy_from_properties(props));
-  if (is_sweep_canary(o.canary)) {  // the swarm's policy; the sweep is the canary
+  if (keeps_swarm_policy(o.canary)) {  // the swarm's policy; the sweep or rollback is the canary
     any_policy q = p.relabeled(fmt::format("{} + canary {}", p.label(), to_string(o.canary)));
     return std::pair{std::move(q), fmt::format("canary {}", to_string(o.canary))};
   }

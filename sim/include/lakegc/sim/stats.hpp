@@ -68,6 +68,8 @@ struct RunStats {
   std::uint64_t sweeps_refused = 0;   // refused by the longest-write guard
   std::uint64_t sweeps_forced = 0;    // forced past the guard: tight cutoff, or the final sweep at quiescence
   std::uint64_t orphans_deleted = 0;
+  std::uint64_t rollbacks = 0;               // failed writes rolled back (plan_rollback)
+  std::uint64_t rollback_files_deleted = 0;  // files their markers named, deleted
   std::uint64_t orphan_bytes_deleted = 0;        // left behind after a truncated listing (see check_convergence)
   std::array<QueryStats, kQueryBucketNames.size()> queries{};
   // Storage held: KiB x milliseconds, integrated over the run.

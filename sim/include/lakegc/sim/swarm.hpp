@@ -80,6 +80,9 @@ struct SwarmConfig {
   std::uint32_t max_groups = 16;
   // Writers.
   std::uint32_t writers = 1;
+  /// CANARY rollback-eager (canaries.hpp): failed-write rollback is EAGER at
+  /// the start of every write, with other writers running.
+  bool eager_rollback = false;
   std::int64_t write_interval_ms = 20 * kMinute;  // mean idle time between writes, per writer
   std::int64_t write_duration_ms = 2 * kMinute;   // max time a write stays in flight
   std::uint32_t update_fanout = 2;                // max file groups touched by one write
@@ -259,8 +262,9 @@ inline std::string describe(const SwarmConfig& s) {
   std::string out;
   out += fmt::format("  table     : {} layout={} partitions={} max_groups={}\n", s.type == TableType::mor ? "MOR" : "COW",
                      static_cast<int>(s.layout), s.partitions, s.max_groups);
-  out += fmt::format("  writers   : {} every ~{}min, in flight up to {}s, fanout {}, inserts {}%\n", s.writers,
-                     mins(s.write_interval_ms), s.write_duration_ms / 1000, s.update_fanout, s.insert_percent);
+  out += fmt::format("  writers   : {} every ~{}min, in flight up to {}s, fanout {}, inserts {}%{}\n", s.writers,
+                     mins(s.write_interval_ms), s.write_duration_ms / 1000, s.update_fanout, s.insert_percent,
+                     s.eager_rollback ? ", CANARY eager rollback" : "");
   out += fmt::format("  readers   : every ~{}min, queries up to {}min, time travel {}%\n", mins(s.reader_interval_ms),
                      mins(s.query_max_ms), s.time_travel_percent);
   out += fmt::format("  services  : compaction={} (every {}min, {}min) clustering={} (every {}min, {}min)\n",

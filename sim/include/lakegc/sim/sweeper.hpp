@@ -119,14 +119,9 @@ class Sweeper {
     const FileMap before = t_.data_files();
     auto outcome = delete_orphans(t_.storage, plan);
     const FileMap after = t_.data_files();
-    FileMap removed;
     std::uint64_t removed_bytes = 0;
-    for (const auto& [path, size] : before) {
-      if (after.contains(path)) continue;
-      removed.emplace(path, size);
-      removed_bytes += size;
-      t_.oracle.record_deletion(path, Deletion{InstantTime(), kNoPromise, t_.elapsed(), true});
-    }
+    const FileMap removed =
+        record_removed(t_, before, after, Deletion{InstantTime(), kNoPromise, t_.elapsed(), true}, &removed_bytes);
     ++t_.stats.sweeps;
     t_.stats.orphans_deleted += removed.size();
     t_.stats.orphan_bytes_deleted += removed_bytes;

@@ -22,7 +22,9 @@
 //   to after this one began is abandoned (Hudi's file-level OCC). Its files
 //   stay on storage as orphans.
 // * Faults: a writer crash leaves the write pending until its heartbeat
-//   expires and the next writer rolls it back; a failed storage write aborts
+//   expires and the next writer rolls it back with the library
+//   (plan_rollback LAZY + execute_rollback: its markers name the files to
+//   delete; I3 checks none belongs to a live write); a failed storage write aborts
 //   the write; a speculative duplicate adds a second base file under another
 //   write token that the commit metadata does not name.
 #pragma once
@@ -34,6 +36,8 @@
 #include <vector>
 
 #include "lakegc/core/load_view.hpp"
+#include "lakegc/exec/rollback_executor.hpp"
+#include "lakegc/sim/checkers.hpp"
 #include "lakegc/sim/table.hpp"
 
 namespace lakegc::sim {
@@ -254,19 +258,60 @@ class Writers {
     return true;
   }
 
-  /// Rolls back writes whose writer died at least `age_ms` ago: the instant
-  /// leaves the timeline and its files stay behind as orphans.
+  /// Failed-write rollback with the library's planner and executor
+  /// (plan_rollback, execute_rollback), as Hudi runs it before a write:
+  /// LAZY, so only writes whose last heartbeat is more than `age_ms` old
+  /// go, and the files their markers name are deleted before the instant.
+  /// Live writers beat continuously (Hudi's heartbeat thread), so they are
+  /// refreshed first; a crashed writer's beat stops. With `age_ms` 0 and
+  /// every writer idle (the liveness phase), EAGER: every pending write.
+  /// I3 checks what it deleted: never a file of a live write.
   void rollback_expired(std::int64_t age_ms) {
-    for (auto it = crashed_.begin(); it != crashed_.end();) {
-      if (t_.now() - it->at_ms >= age_ms) {
-        t_.event("rollback", "heartbeat expired: rolling back {}, {} orphan file(s)", it->instant, it->paths.size());
-        if (Status st = t_.journal.remove_pending(it->instant); !st.ok()) t_.unexpected("rollback", "remove_pending", st);
-        t_.oracle.bump();
-        it = crashed_.erase(it);
-      } else {
-        ++it;
-      }
+    bool idle = true;
+    for (const auto& s : slots_) {
+      if (!s) continue;
+      idle = false;
+      (void)t_.journal.heartbeat(s->instant, t_.now());
     }
+    auto md = t_.load();
+    if (!md.ok()) {
+      t_.unexpected("rollback", "journal.load", md.status());
+      return;
+    }
+    RollbackOptions options;
+    if ((age_ms == 0 && idle) || t_.swarm.eager_rollback) {  // the second: CANARY rollback-eager
+      options.policy = FailedWritesPolicy::eager;
+    } else {
+      options.policy = FailedWritesPolicy::lazy;
+      options.heartbeat_interval_ms = std::max<std::int64_t>(age_ms, 1);
+      options.tolerable_misses = 1;
+    }
+    const RollbackPlan plan = plan_rollback(*md, options, t_.now());
+    if (plan.rollbacks.empty()) return;
+
+    const FileMap before = t_.data_files();
+    auto outcome = execute_rollback(t_.storage, t_.journal, plan);
+    const FileMap after = t_.data_files();
+    t_.oracle.bump();
+    std::uint64_t removed_bytes = 0;
+    const FileMap removed =
+        record_removed(t_, before, after, Deletion{InstantTime(), kNoPromise, t_.elapsed(), false, true}, &removed_bytes);
+    for (const RollbackAction& a : plan.rollbacks) {
+      t_.event("rollback", "{}: rolling back {} ({} file(s) by markers, {} kept)", a.reason, a.instant,
+               a.files.size(), a.kept_files.size());
+      std::erase_if(crashed_, [&](const Crashed& c) { return c.instant == a.instant; });
+    }
+    t_.stats.rollbacks += plan.rollbacks.size();
+    t_.stats.rollback_files_deleted += removed.size();
+    if (!outcome.ok()) {
+      t_.unexpected("rollback", "execute_rollback", outcome.status());
+    } else if (outcome->files_deleted != removed.size()) {
+      t_.violation(Invariant::I7_accounting, "rollback", {}, {},
+                   fmt::format("rollback reported {} file(s) deleted, storage lost {}", outcome->files_deleted,
+                               removed.size()));
+    }
+    check_orphan_cutoff(t_, removed, "rollback");
+    for (const auto& [path, size] : removed) t_.oracle.orphan_deleted(path);
   }
 
   static std::string name(std::size_t w) { return fmt::format("writer#{}", w); }
