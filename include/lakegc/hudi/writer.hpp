@@ -127,12 +127,8 @@ class table_writer {
     LAKEGC_RETURN_IF_ERROR(ensure_partition(partition, t));
     BaseFileName name{std::string(file_id), token(*w), t, "parquet"};
     const std::string file = format_file_name(name);
-    LAKEGC_RETURN_IF_ERROR(put(join_path(partition, file), bytes));
-    Stat s;
-    s.partition = std::string(partition);
-    s.file_id = std::string(file_id);
-    s.path = join_path(partition, file);
-    s.size = bytes.size();
+    Stat s = stat_of(partition, file_id, file, bytes);
+    LAKEGC_RETURN_IF_ERROR(put(s.path, bytes));
     auto& g = groups_[{s.partition, s.file_id}];
     s.prev_commit = g.base ? g.base->str() : "null";
     g.base = t;
@@ -164,12 +160,8 @@ class table_writer {
     name.version = std::to_string(++g.log_version);
     name.write_token = token(*w);
     const std::string file = format_file_name(name);
-    LAKEGC_RETURN_IF_ERROR(put(join_path(partition, file), bytes));
-    Stat s;
-    s.partition = std::string(partition);
-    s.file_id = std::string(file_id);
-    s.path = join_path(partition, file);
-    s.size = bytes.size();
+    Stat s = stat_of(partition, file_id, file, bytes);
+    LAKEGC_RETURN_IF_ERROR(put(s.path, bytes));
     s.prev_commit = g.base->str();
     s.log = true;
     s.base_file = g.base_file;
@@ -198,6 +190,16 @@ class table_writer {
   struct Write {
     std::vector<Stat> stats;
   };
+  /// The write stat every data file starts with: where it is and its size.
+  static Stat stat_of(std::string_view partition, std::string_view file_id, std::string_view file,
+                      std::string_view bytes) {
+    Stat s;
+    s.partition = std::string(partition);
+    s.file_id = std::string(file_id);
+    s.path = join_path(partition, file);
+    s.size = bytes.size();
+    return s;
+  }
   struct Group {
     std::optional<InstantTime> base;
     std::string base_file;

@@ -119,6 +119,17 @@ inline std::set<InstantTime> snapshots_touching(Table& t, const TableMetadata& m
   return out;
 }
 
+// The table's metadata for a check; a load that fails is recorded as an
+// unexpected error (the checks never run on a guess).
+inline std::optional<TableMetadata> load_for_check(Table& t) {
+  auto md = t.load();
+  if (!md.ok()) {
+    t.unexpected("checker", "journal.load", md.status());
+    return std::nullopt;
+  }
+  return std::move(*md);
+}
+
 // I4: the latest snapshot is fully readable (counting only files of
 // `among`, when given); otherwise records the violation against `actor`,
 // naming who deleted the missing file, and returns false.
@@ -143,11 +154,8 @@ inline bool latest_readable(Table& t, const TableMetadata& md, const FileMap& pr
 /// promise may be narrower than an earlier one's, and that is allowed).
 inline void check_after_clean(Table& t, const std::map<InstantTime, FileMap>& removed_by) {
   if (removed_by.empty()) return;
-  auto md = t.load();
-  if (!md.ok()) {
-    t.unexpected("checker", "journal.load", md.status());
-    return;
-  }
+  auto md = detail::load_for_check(t);
+  if (!md) return;
   const FileMap present = t.data_files();
   bool error = false;
 
@@ -393,11 +401,8 @@ inline void check_after_sweep(Table& t, const FileMap& removed, const Promise& p
   const std::size_t before = t.violations.size();
   check_orphan_cutoff(t, removed, "sweeper", since_ms);
   if (t.violations.size() != before) return;
-  auto md = t.load();
-  if (!md.ok()) {
-    t.unexpected("checker", "journal.load", md.status());
-    return;
-  }
+  auto md = detail::load_for_check(t);
+  if (!md) return;
   const FileMap present = t.data_files();
   bool error = false;
   if (!detail::latest_readable(t, *md, present, "sweeper", &removed, &error)) return;
