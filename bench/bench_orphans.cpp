@@ -133,7 +133,9 @@ OrphanPlan sweep(const TableMetadata& md, const std::string& dir) {
   check(s.ok(), "OrphanSweep::make");
   const std::int64_t old = now_ms() - 30 * kDayMs;
   for_each_line(dir + "/listing.txt", [&](std::string_view path) { s->add(path, 0, old); });
-  return std::move(*s).finish();
+  auto plan = std::move(*s).finish();
+  check(plan.ok(), "OrphanSweep::finish");
+  return std::move(*plan);
 }
 
 void BM_sweep(benchmark::State& st, Shape shape, std::string dir) {

@@ -31,6 +31,12 @@
 //   group is under compaction, which Hudi's writers never produce);
 // * empty cleans never move the anchor backwards, and the plan reports the
 //   previous boundary whenever that rule applies, due or not;
+// * a layout-2 log of an archived deltacommit whose completion time is not
+//   known (TableView::completion_unknown) is deleted only together with
+//   every slice from its own to the newest;
+// * a replaced group older than the boundary whose files a guard other than
+//   savepoints keeps pulls the boundary back to its replacecommit;
+// * KEEP_LATEST_COMMITS with 0 commits retained never cleans (as Hudi);
 // * an incremental scan also covers commits requested before the previous
 //   boundary that completed after the previous clean (keep_by_hours does
 //   not clamp its boundary to pending writes, so such a commit falls in no
@@ -138,7 +144,8 @@ inline std::optional<InstantTime> apply_cap(const TableMetadata& md, const Polic
 /// completion-order deviation).
 inline std::optional<InstantTime> commits_boundary(const TableMetadata& md, const Policy& p) {
   const std::vector<Instant> commits = completed_commits(md.timeline);
-  const std::size_t n = std::max<std::uint32_t>(p.count, 1);
+  const std::size_t n = p.count;
+  if (n == 0) return std::nullopt;  // 0 retained: never clean (Hudi)
   if (commits.size() <= n) return std::nullopt;
   InstantTime cand = commits[commits.size() - n].requested;
   // The last n commits by completion time (ties: later requested time last).
@@ -331,7 +338,16 @@ inline CleanPlan plan(const TableView& v, const TableMetadata& md, const Policy&
   const auto pending = pending_compaction_bases(md);
   const auto savepointed = savepointed_names(md);
 
-  // 3. Each scanned partition, group by group, slice by slice.
+  // 3. Each scanned partition, group by group, slice by slice. A replaced
+  // group older than the boundary whose files the pending-compaction guard
+  // keeps pulls the boundary back to its replacecommit (Hudi's archiver
+  // would otherwise archive the replacecommit and revive the group): then
+  // everything is planned again with that boundary.
+  for (;;) {
+  std::optional<InstantTime> guarded_replace;
+  out.files_per_partition.clear();
+  out.partitions_to_be_deleted.clear();
+  out.earliest_instant_to_retain = ectr;
   for (const std::string& path : partitions_to_scan(v, md, p, ectr)) {
     const Partition* part = nullptr;
     for (const Partition& candidate : v.partitions()) {
@@ -354,16 +370,37 @@ inline CleanPlan plan(const TableView& v, const TableMetadata& md, const Policy&
         for (std::uint32_t f : v.logs_of(s)) names.emplace_back(std::string(v.file_name(f)), v.file_size(f));
         return names;
       };
-      auto guarded = [&](const FileSlice& s) {
-        if (p.savepoint_guard) {
-          for (const auto& [name, size] : names_of(s)) {
-            if (savepointed.contains(name)) return true;
-          }
+      auto savepoint_kept = [&](const FileSlice& s) {
+        if (!p.savepoint_guard) return false;
+        for (const auto& [name, size] : names_of(s)) {
+          if (savepointed.contains(name)) return true;
         }
+        return false;
+      };
+      auto compaction_kept = [&](const FileSlice& s) {
         return p.pending_guard && pending_base && !(s.base_instant < *pending_base);
       };
-      auto emit = [&](const FileSlice& s, DeleteReason why) {
-        for (const auto& [name, size] : names_of(s)) files.push_back({name, size, why, s.base_instant});
+      auto guarded = [&](const FileSlice& s) { return savepoint_kept(s) || compaction_kept(s); };
+      // Slices of this group to delete, by base instant, with the reason.
+      std::map<InstantTime, DeleteReason> doomed;
+      auto emit = [&](const FileSlice& s, DeleteReason why) { doomed.emplace(s.base_instant, why); };
+      // Emits the doomed slices' files. A log with an uncertain slice (an
+      // archived deltacommit whose completion time is unknown) may belong
+      // to its slice or any newer one: it goes only if all of those go.
+      auto flush = [&]() {
+        bool all_newer_doomed = true;
+        for (const FileSlice& s : slices) {  // newest first
+          const auto it = doomed.find(s.base_instant);
+          all_newer_doomed = all_newer_doomed && it != doomed.end();
+          if (it == doomed.end()) continue;
+          if (s.base_file != kNoFile) {
+            files.push_back({std::string(v.file_name(s.base_file)), v.file_size(s.base_file), it->second, s.base_instant});
+          }
+          for (std::uint32_t f : v.logs_of(s)) {
+            if (v.completion_unknown(f) && !all_newer_doomed) continue;
+            files.push_back({std::string(v.file_name(f)), v.file_size(f), it->second, s.base_instant});
+          }
+        }
       };
 
       if (const auto r = replaced.find(key); r != replaced.end()) {
@@ -375,8 +412,12 @@ inline CleanPlan plan(const TableView& v, const TableMetadata& md, const Policy&
             emit(s, DeleteReason::replaced_group);
           } else {
             every_replaced_file_deleted = false;
+            if (boundary_rule && eligible && compaction_kept(s) && (!guarded_replace || r->second < *guarded_replace)) {
+              guarded_replace = r->second;
+            }
           }
         }
+        flush();
         continue;
       }
       any_live_group = true;
@@ -402,6 +443,7 @@ inline CleanPlan plan(const TableView& v, const TableMetadata& md, const Policy&
           if (guarded(s)) continue;
           emit(s, DeleteReason::older_than_boundary);
         }
+        flush();
       } else {
         // Keep the newest K slices; the slices a pending compaction needs
         // are not counted but count as one version.
@@ -418,6 +460,7 @@ inline CleanPlan plan(const TableView& v, const TableMetadata& md, const Policy&
           if (guarded(s)) continue;
           emit(s, DeleteReason::beyond_versions);
         }
+        flush();
       }
     }
 
@@ -440,6 +483,9 @@ inline CleanPlan plan(const TableView& v, const TableMetadata& md, const Policy&
         every_replaced_file_deleted && replace_before_boundary) {
       out.partitions_to_be_deleted.push_back(path);
     }
+  }
+  if (!guarded_replace || !(*guarded_replace < *ectr)) break;
+  ectr = guarded_replace;
   }
 
   // 5. Empty clean (Hudi 1.2): persist an empty plan now and then so the

@@ -27,7 +27,8 @@ inline bool is_partition_metadata_file(std::string_view name) {
 
 /// Feeds the builder everything the metadata knows: replaced groups of
 /// completed replacecommits, pending compaction operations, savepointed
-/// files and the files commit metadata names.
+/// files, the files commit metadata names and the completion times of
+/// archived instants.
 inline void add_metadata(TableViewBuilder& b, const TableMetadata& md) {
   for (const auto& [t, info] : md.commits) {
     const Instant* i = md.timeline.find(t);
@@ -46,6 +47,7 @@ inline void add_metadata(TableViewBuilder& b, const TableMetadata& md) {
   for (const auto& sp : md.savepoints) {
     for (const auto& f : sp.files) b.add_savepointed_file(f.name);
   }
+  for (const auto& [requested, completed] : md.archived_completions) b.add_archived_completion(requested, completed);
 }
 
 /// Lists `storage` (skipping `.hoodie/`) and builds the view against

@@ -82,6 +82,13 @@ struct TableMetadata {
   /// Last heartbeat of each write that keeps one (`.hoodie/.heartbeat/<instant>`
   /// mtime, epoch ms). A pending write without an entry has no heartbeat.
   std::map<InstantTime, std::int64_t> heartbeats;
+  /// Completion times of archived write instants (requested -> completed),
+  /// where the journal can read the table's archive. Layout 2 attaches a
+  /// log file by its deltacommit's completion time; without an entry here a
+  /// log of an archived deltacommit has an uncertain slice (TableView's
+  /// completion_unknown) and is kept until every slice it could belong to
+  /// goes.
+  std::map<InstantTime, InstantTime> archived_completions;
 };
 
 }  // namespace lakegc

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -39,11 +40,19 @@ inline constexpr std::uint32_t kNoFile = std::numeric_limits<std::uint32_t>::max
 
 struct FileRecord {
   std::uint32_t name_offset = 0;
-  std::uint32_t name_length : 31 = 0;
+  std::uint32_t name_length : 30 = 0;
   /// A savepoint names this file. Set once at build time, so the planner's
   /// savepoint guard is a bit test, not a hash lookup per candidate file
   /// (which was over half of planning time at 10M slices).
   std::uint32_t savepointed : 1 = 0;
+  /// Layout 2: a log file whose deltacommit was archived and whose
+  /// completion time is unknown (the archive was not read). It is attached
+  /// to the slice its requested time gives, the oldest it can belong to,
+  /// but may belong to any newer slice: Hudi attaches a log by its
+  /// deltacommit's completion time, and the commit may have completed after
+  /// a later compaction was requested. The planner deletes it only together
+  /// with every slice it could belong to.
+  std::uint32_t completion_unknown : 1 = 0;
   std::uint64_t size = 0;
 };
 
@@ -134,6 +143,11 @@ class TableView {
   bool is_savepointed(std::uint32_t file) const noexcept { return files_[file].savepointed != 0; }
   bool has_savepoints() const noexcept { return !savepointed_.empty(); }
 
+  /// A layout-2 log whose slice is uncertain (FileRecord::completion_unknown).
+  bool completion_unknown(std::uint32_t file) const noexcept { return files_[file].completion_unknown != 0; }
+  /// How many files of the view have that flag.
+  std::size_t completion_unknown_count() const noexcept { return completion_unknown_count_; }
+
   /// Bytes held in memory by the model's arrays (names excluded).
   std::size_t model_bytes() const noexcept {
     return partitions_.capacity() * sizeof(Partition) + groups_.capacity() * sizeof(FileGroup) +
@@ -159,26 +173,33 @@ class TableView {
   std::vector<UncommittedFile> uncommitted_;
   std::string arena_;
   absl::flat_hash_set<std::string> savepointed_;
+  std::size_t completion_unknown_count_ = 0;
 };
 
 /// Builds a TableView from a timeline and a listing by Hudi's rules:
 ///
 /// 1. Names that are not data files are skipped (and counted).
 /// 2. A base file makes a slice only if its instant is committed: a
-///    completed write instant, or older than the active timeline (archived).
-///    Otherwise it is an uncommitted file (in-flight or failed write).
+///    completed write instant, or older than the start of the write
+///    timeline (Timeline::write_start: archived). Otherwise it is an
+///    uncommitted file (in-flight or failed write).
 /// 3. A pending compaction adds an empty slice at its instant to each file
 ///    group it compacts, before log files are attached.
 /// 4. Log files attach, layout 1, to the newest slice keyed at or before the
 ///    instant in their name (the base instant); layout 2, to the newest slice
 ///    keyed at or before the completion time of the deltacommit that wrote
 ///    them. Logs of pending or unknown (failed) deltacommits in layout 2 are
-///    uncommitted. A log with no slice before it opens a log-only slice.
+///    uncommitted. A log of an archived deltacommit (older than the write
+///    timeline's start) attaches by the completion time the archive gives
+///    (add_archived_completion); without it, by its requested time, marked
+///    completion_unknown. A log with no slice before it opens a log-only
+///    slice.
 /// 5. Replaced groups come from completed replacecommits; the later replace
 ///    wins.
 class TableViewBuilder {
  public:
-  TableViewBuilder(const Timeline& timeline, TimelineLayout layout) : timeline_(timeline), layout_(layout) {}
+  /// `timeline` must outlive the builder.
+  TableViewBuilder(const Timeline& timeline, TimelineLayout layout) : timeline_(&timeline), layout_(layout) {}
 
   /// Declares a partition (a directory with `.hoodie_partition_metadata`),
   /// so it exists even with no data files.
@@ -228,6 +249,12 @@ class TableViewBuilder {
 
   /// A file name listed by a savepoint.
   void add_savepointed_file(std::string_view name) { savepointed_.emplace(name); }
+
+  /// The completion time of an archived write instant, as the table's
+  /// archive records it (layout 2's LSM history).
+  void add_archived_completion(InstantTime requested, InstantTime completed) {
+    archived_completions_.insert_or_assign(requested, completed);
+  }
 
   /// Names of files that commit metadata says a completed instant wrote.
   /// Optional: when two base files of a group share an instant (a
@@ -345,18 +372,15 @@ class TableViewBuilder {
     return static_cast<std::uint32_t>(files_.size() - 1);
   }
 
-  // Hudi's "committed" test for a slice key: a completed write instant, a
-  // pending (log) compaction's slice, or older than the active timeline.
+  // Hudi's "committed" test for a slice key (containsOrBeforeTimelineStarts
+  // over the write timeline): older than the write timeline's start, a
+  // completed write instant, or a pending (log) compaction's slice.
   bool committed_key(const InstantTime& t, const GroupBuild& g) const {
-    if (const Instant* i = timeline_.find(t)) {
-      if (i->is_completed()) return is_write_action(i->action);
-      for (const PendingOp& op : g.pending) {
-        if (op.instant == t) return true;
-      }
-      return false;
-    }
-    const auto start = timeline_.start();
-    return start && t < *start;
+    if (timeline_->is_before_write_start(t)) return true;
+    const Instant* i = timeline_->find(t);
+    if (i == nullptr) return false;
+    if (i->is_completed()) return is_write_action(i->action);
+    return std::any_of(g.pending.begin(), g.pending.end(), [&](const PendingOp& op) { return op.instant == t; });
   }
 
   // Emits group `g` into `v` (if it has any committed slice) and records its
@@ -410,12 +434,17 @@ class TableViewBuilder {
     for (const LogBuild& log : g.logs) {
       InstantTime at = log.instant;
       if (layout_ == TimelineLayout::v2) {
-        const Instant* i = timeline_.find(log.instant);
-        const auto start = timeline_.start();
+        const Instant* i = timeline_->find(log.instant);
         if (i != nullptr && i->is_completed() && is_write_action(i->action)) {
           at = i->completion_or_requested();
-        } else if (i == nullptr && start && log.instant < *start) {
-          at = log.instant;  // written by an archived deltacommit
+        } else if (timeline_->is_before_write_start(log.instant)) {
+          // Written by an archived deltacommit.
+          if (auto c = archived_completions_.find(log.instant); c != archived_completions_.end()) {
+            at = c->second;
+          } else {
+            v.files_[log.file].completion_unknown = 1;
+            ++v.completion_unknown_count_;
+          }
         } else {
           uncommitted(log.file, log.instant);
           continue;
@@ -467,7 +496,7 @@ class TableViewBuilder {
     return static_cast<std::uint32_t>(v.file_ids_.size() - 1);
   }
 
-  const Timeline& timeline_;
+  const Timeline* timeline_;
   TimelineLayout layout_;
   std::vector<PartBuild> parts_;
   absl::flat_hash_map<std::string, std::uint32_t> part_index_;
@@ -475,6 +504,7 @@ class TableViewBuilder {
   std::string arena_;
   absl::flat_hash_set<std::string> savepointed_;
   absl::flat_hash_set<std::string> committed_names_;
+  std::map<InstantTime, InstantTime> archived_completions_;
   std::size_t skipped_ = 0;
   bool require_declared_ = false;
 };

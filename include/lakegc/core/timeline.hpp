@@ -25,18 +25,24 @@ class Timeline {
  public:
   Timeline() = default;
 
-  /// Sorts `instants` by requested time. Two instants with the same
-  /// requested time are an error naming it: Hudi allocates instant times
-  /// uniquely, so a duplicate means corrupt input.
+  /// Sorts `instants` by requested time. Instant times are unique, with one
+  /// exception: a savepoint instant carries the time of the commit it
+  /// savepoints (`T.commit` and `T.savepoint`), and sorts right after it.
+  /// Any other two instants at one time are an error naming it: Hudi
+  /// allocates instant times uniquely, so a duplicate means corrupt input.
   static StatusOr<Timeline> make(std::vector<Instant> instants) {
-    std::sort(instants.begin(), instants.end(),
-              [](const Instant& a, const Instant& b) { return a.requested < b.requested; });
+    auto savepoint_last = [](const Instant& i) { return i.action == Action::savepoint; };
+    std::sort(instants.begin(), instants.end(), [&](const Instant& a, const Instant& b) {
+      if (a.requested != b.requested) return a.requested < b.requested;
+      return !savepoint_last(a) && savepoint_last(b);
+    });
     for (std::size_t i = 1; i < instants.size(); ++i) {
-      if (instants[i].requested == instants[i - 1].requested) {
-        return absl::InvalidArgumentError(
-            fmt::format("timeline has two instants at {}: {} and {}", instants[i].requested,
-                        to_string(instants[i - 1].action), to_string(instants[i].action)));
-      }
+      const Instant& prev = instants[i - 1];
+      const Instant& cur = instants[i];
+      if (cur.requested != prev.requested) continue;
+      if (savepoint_last(cur) && !savepoint_last(prev)) continue;
+      return absl::InvalidArgumentError(fmt::format("timeline has two instants at {}: {} and {}", cur.requested,
+                                                    to_string(prev.action), to_string(cur.action)));
     }
     Timeline t;
     t.instants_ = std::move(instants);
@@ -65,7 +71,8 @@ class Timeline {
   /// Clean instants in any state.
   std::span<const Instant* const> cleans() const noexcept { return cleans_; }
 
-  /// The instant requested at `t`, if any.
+  /// The instant requested at `t`, if any (the savepointed commit, not its
+  /// savepoint, when both are at `t`).
   const Instant* find(const InstantTime& t) const noexcept {
     auto it = std::lower_bound(instants_.begin(), instants_.end(), t,
                                [](const Instant& i, const InstantTime& v) { return i.requested < v; });
@@ -78,11 +85,39 @@ class Timeline {
     return i != nullptr && i->is_completed() && is_commit_action(i->action);
   }
 
-  /// The first requested time of the active timeline: older instants were
-  /// archived, and files written by them count as committed.
-  std::optional<InstantTime> start() const noexcept {
-    if (instants_.empty()) return std::nullopt;
-    return instants_.front().requested;
+  /// The start of the write timeline: the first requested time, in any
+  /// state, among write instants (commit, deltacommit, replacecommit,
+  /// compaction, log compaction, clustering). This is Hudi's
+  /// `getWriteTimeline().firstInstant()`, the start that
+  /// `containsOrBeforeTimelineStarts` compares against: clean, rollback,
+  /// savepoint, restore and indexing instants do not count, because Hudi
+  /// archives cleans and rollbacks by their own count (layout 1) and never
+  /// archives the last three, so on a long-lived table they often predate
+  /// every active commit. A data file whose instant is older than this start
+  /// was written by an archived commit and is committed.
+  ///
+  /// The one definition of "the timeline starts here": the view's
+  /// committed-slice filter, layout-2 log attachment, the orphan sweep,
+  /// rollback and the simulator's oracle all ask this function.
+  std::optional<InstantTime> write_start() const noexcept { return write_start_; }
+
+  /// True when `t` is older than the write timeline's start: an instant
+  /// archived (or never on this timeline), whose files count as committed.
+  bool is_before_write_start(const InstantTime& t) const noexcept { return write_start_ && t < *write_start_; }
+
+  /// The first write instant that is not a savepointed commit. Archival
+  /// stops at a savepoint unless `hoodie.archive.beyond.savepoint` is set;
+  /// with it, savepointed commits stay active while the commits after them
+  /// are archived, leaving holes. Below this horizon an instant missing
+  /// from the active timeline may have been archived, so its files are not
+  /// known to be uncommitted (the orphan sweep keeps them). Equals
+  /// write_start() on a timeline without savepoints.
+  std::optional<InstantTime> archive_horizon() const noexcept {
+    for (const Instant* w : writes_) {
+      const bool savepointed = std::binary_search(savepoint_times_.begin(), savepoint_times_.end(), w->requested);
+      if (!savepointed) return w->requested;
+    }
+    return std::nullopt;
   }
 
   /// The requested time of the commit that completed last (Hudi's
@@ -124,12 +159,20 @@ class Timeline {
     pending_writes_.clear();
     savepoints_.clear();
     cleans_.clear();
+    writes_.clear();
+    savepoint_times_.clear();
+    write_start_.reset();
     for (const Instant& i : instants_) {
+      if (is_write_action(i.action)) {
+        writes_.push_back(&i);
+        if (!write_start_) write_start_ = i.requested;
+      }
       if (i.is_completed() && is_commit_action(i.action)) completed_commits_.push_back(&i);
       if (i.is_pending()) pending_.push_back(&i);
       if (i.is_pending() && is_write_action(i.action)) pending_writes_.push_back(&i);
       if (i.is_completed() && i.action == Action::savepoint) savepoints_.push_back(&i);
       if (i.action == Action::clean) cleans_.push_back(&i);
+      if (i.action == Action::savepoint) savepoint_times_.push_back(i.requested);
     }
     completed_commits_by_completion_ = completed_commits_;
     std::stable_sort(completed_commits_by_completion_.begin(), completed_commits_by_completion_.end(),
@@ -145,6 +188,9 @@ class Timeline {
   std::vector<const Instant*> pending_writes_;
   std::vector<const Instant*> savepoints_;
   std::vector<const Instant*> cleans_;
+  std::vector<const Instant*> writes_;    // write instants in any state
+  std::vector<InstantTime> savepoint_times_;  // savepoint instants in any state, ascending
+  std::optional<InstantTime> write_start_;
 };
 
 }  // namespace lakegc

@@ -10,6 +10,7 @@
 // steps.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <vector>
@@ -95,25 +96,56 @@ class memory_journal {
     return absl::OkStatus();
   }
   /// Rolls back a pending write: its instant, markers and heartbeat go
-  /// (RollbackJournal).
-  Status rollback(const InstantTime& t) { return remove_pending(t); }
+  /// (RollbackJournal). With an instant allocator set
+  /// (set_instant_allocator), a completed rollback instant is recorded, as
+  /// Hudi writes one.
+  Status rollback(const InstantTime& t) {
+    LAKEGC_RETURN_IF_ERROR(remove_pending(t));
+    if (next_instant_) {
+      const InstantTime r = next_instant_();
+      instants_[r] = Instant{r, r, Action::rollback, State::completed};
+    }
+    return absl::OkStatus();
+  }
+  /// Where rollback() takes the time of the rollback instant it records.
+  void set_instant_allocator(std::function<InstantTime()> next) { next_instant_ = std::move(next); }
 
-  /// Removes completed instants requested before `t` that no longer matter
-  /// (archival), keeping savepoints.
-  void archive_before(const InstantTime& t) {
-    for (auto it = instants_.begin(); it != instants_.end() && it->first < t;) {
-      if (it->second.is_completed() && it->second.action != Action::savepoint) {
-        commits_.erase(it->first);
-        it = instants_.erase(it);
-      } else {
-        ++it;
-      }
+  /// Archives the completed instants requested at the given times, as an
+  /// archiver that decided which (Hudi's rules per layout: sim/archiver.hpp).
+  /// Savepoint, restore and indexing instants are never archived; pending
+  /// instants cannot be. The completion times of archived write instants
+  /// are kept, as the table's archive keeps them.
+  void archive(const std::vector<InstantTime>& which) {
+    for (const InstantTime& t : which) {
+      auto it = instants_.find(t);
+      if (it == instants_.end() || !archivable(it->second)) continue;
+      if (is_write_action(it->second.action) && it->second.completed) archived_completions_[t] = *it->second.completed;
+      commits_.erase(t);
+      instants_.erase(it);
     }
   }
 
+  /// Archives every archivable completed instant requested before `t`.
+  void archive_before(const InstantTime& t) {
+    std::vector<InstantTime> which;
+    for (auto it = instants_.begin(); it != instants_.end() && it->first < t; ++it) {
+      if (archivable(it->second)) which.push_back(it->first);
+    }
+    archive(which);
+  }
+
+  /// Whether load() reports the completion times of archived instants
+  /// (TableMetadata::archived_completions): a table whose archive lakegc can
+  /// read. On by default.
+  void set_archive_readable(bool on) { archive_readable_ = on; }
+
   // --- Journal ---------------------------------------------------------------
 
-  StatusOr<TableMetadata> load() const {
+  StatusOr<TableMetadata> load() const { return load(archive_readable_); }
+
+  /// load(), reporting archived completion times or not whatever
+  /// set_archive_readable() says (the simulator's oracle knows the truth).
+  StatusOr<TableMetadata> load(bool with_archive) const {
     if (load_failure_) return *load_failure_;
     TableMetadata md;
     std::vector<Instant> all;
@@ -130,6 +162,7 @@ class memory_journal {
     }
     md.markers = markers_;
     md.heartbeats = heartbeats_;
+    if (with_archive) md.archived_completions = archived_completions_;
     for (auto it = clean_metadata_.rbegin(); it != clean_metadata_.rend(); ++it) {
       if (instants_.contains(it->first)) {
         md.last_completed_clean = clean_record_of(it->second);
@@ -176,6 +209,10 @@ class memory_journal {
   void fail_loads(std::optional<Status> s) { load_failure_ = std::move(s); }
 
  private:
+  static bool archivable(const Instant& i) {
+    return i.is_completed() && i.action != Action::savepoint && i.action != Action::restore &&
+           i.action != Action::indexing;
+  }
   StatusOr<Instant*> find_pending(const InstantTime& t) {
     auto it = instants_.find(t);
     if (it == instants_.end()) return absl::NotFoundError(fmt::format("no instant at {}", t));
@@ -200,6 +237,9 @@ class memory_journal {
   std::map<InstantTime, std::int64_t> heartbeats_;
   std::map<InstantTime, CleanPlan> clean_plans_;
   std::map<InstantTime, CleanMetadata> clean_metadata_;
+  std::map<InstantTime, InstantTime> archived_completions_;
+  bool archive_readable_ = true;
+  std::function<InstantTime()> next_instant_;
   std::optional<std::size_t> crash_budget_;
   std::optional<Status> load_failure_;
 };

@@ -5,7 +5,9 @@
 //
 // 1. failed-write rollback: EAGER always (every other pending write),
 //    LAZY only when the pre-write policy asks for it (expired heartbeats),
-//    NEVER not at all; compactions and clusterings are never candidates;
+//    NEVER not at all; compactions and clusterings are never candidates.
+//    Under a multi-writer concurrency mode the policy is LAZY whatever the
+//    settings say (WriteMaintenance::failed_writes_policy);
 // 2. a clean with the given policy when the pre-write policy is CLEAN
 //    (Hudi 1.2: "full clean incl. failed-write rollback before each write").
 //
@@ -32,12 +34,12 @@ template <Storage S, RollbackJournal J, CleaningPolicy P>
 StatusOr<PrewriteReport> before_write(S& storage, J& journal, const P& policy, const WriteMaintenance& settings,
                                       const InstantTime& starting, const CleanContext& ctx) {
   PrewriteReport report;
-  const bool roll_back = settings.rollback.policy == FailedWritesPolicy::eager ||
-                         (settings.rollback.policy == FailedWritesPolicy::lazy &&
-                          settings.prewrite != PrewritePolicy::none);
+  const FailedWritesPolicy failed_writes = settings.failed_writes_policy();  // LAZY under multi-writer modes
+  const bool roll_back = failed_writes == FailedWritesPolicy::eager ||
+                         (failed_writes == FailedWritesPolicy::lazy && settings.prewrite != PrewritePolicy::none);
   if (roll_back) {
     LAKEGC_ASSIGN_OR_RETURN(TableMetadata md, journal.load());
-    RollbackOptions options = settings.rollback;
+    RollbackOptions options = settings.effective_rollback();
     options.current_write = starting;
     report.rollback_plan = plan_rollback(md, options, ctx.now_ms);
     LAKEGC_ASSIGN_OR_RETURN(report.rollback, execute_rollback(storage, journal, report.rollback_plan));

@@ -521,7 +521,9 @@ class journal {
       for (const auto& f : files) {
         if (f.parsed.state != State::completed || f.parsed.completed) continue;
         for (Instant& i : instants) {
-          if (i.requested == f.parsed.requested && i.is_completed() && !i.completed) {
+          const bool same_instant = i.requested == f.parsed.requested &&
+                                    (i.action == Action::savepoint) == (f.parsed.action == Action::savepoint);
+          if (same_instant && i.is_completed() && !i.completed) {
             i.completed = InstantTime::from_epoch_ms(f.mtime_ms, props_.timezone);
           }
         }

@@ -95,11 +95,14 @@ inline StatusOr<TimelineFileName> parse_timeline_file_name(std::string_view name
 }
 
 /// Folds timeline files into one Instant per requested time: completed beats
-/// inflight beats requested. Returns the instants in requested order.
+/// inflight beats requested. A savepoint is folded apart from the commit
+/// whose time it carries (`T.commit` and `T.savepoint` are two instants).
+/// Returns the instants in requested order.
 inline std::vector<Instant> fold_timeline_files(const std::vector<TimelineFileName>& files) {
-  std::map<InstantTime, Instant> by_time;
+  std::map<std::pair<InstantTime, bool>, Instant> by_time;  // (requested, is savepoint)
   for (const TimelineFileName& f : files) {
-    auto [it, inserted] = by_time.try_emplace(f.requested, Instant{f.requested, f.completed, f.action, f.state});
+    const std::pair key{f.requested, f.action == Action::savepoint};
+    auto [it, inserted] = by_time.try_emplace(key, Instant{f.requested, f.completed, f.action, f.state});
     if (inserted) continue;
     Instant& cur = it->second;
     if (static_cast<int>(f.state) > static_cast<int>(cur.state)) {

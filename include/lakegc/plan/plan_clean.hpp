@@ -78,11 +78,6 @@ inline std::ptrdiff_t slice_read_at(std::span<const FileSlice> slices, const Ins
   return -1;
 }
 
-inline void emit_slice(const TableView& v, const FileSlice& s, DeleteReason why, std::vector<PlannedDelete>& out) {
-  if (s.base_file != kNoFile) out.push_back({std::string(v.file_name(s.base_file)), v.file_size(s.base_file), why, s.base_instant});
-  for (auto f : v.logs_of(s)) out.push_back({std::string(v.file_name(f)), v.file_size(f), why, s.base_instant});
-}
-
 }  // namespace detail
 
 /// Files of one partition that the decision deletes, sorted by name, and
@@ -92,7 +87,46 @@ struct PartitionPlan {
   bool delete_partition = false;
   /// A reader lease kept a slice the decision would delete.
   bool lease_vetoed = false;
+  /// The earliest replacecommit (requested time) whose replaced files the
+  /// boundary would delete but a guard other than savepoints kept (a
+  /// pending compaction, a reader lease, a user guard). plan_clean keeps the
+  /// boundary from passing it: Hudi's archiver archives a replacecommit
+  /// once the last clean's earliest instant to retain has passed it, and
+  /// the replaced group would then read as live again (duplicates).
+  std::optional<InstantTime> guarded_replace;
 };
+
+/// Which guards keep a slice: a bit set of these.
+inline constexpr unsigned kNotGuarded = 0;
+inline constexpr unsigned kGuardSavepoint = 1;
+inline constexpr unsigned kGuardPendingCompaction = 2;
+inline constexpr unsigned kGuardLease = 4;
+inline constexpr unsigned kGuardUser = 8;
+
+namespace detail {
+
+// Emits the deleted slices of one group: `deleted[i]` for slice i (newest
+// first) with reason `why[i]`. A log whose slice is uncertain
+// (TableView::completion_unknown) can belong to its slice or any newer one,
+// so it goes only when every slice from the newest down to its own goes.
+inline void emit_group(const TableView& v, std::span<const FileSlice> slices, const std::vector<std::uint8_t>& deleted,
+                       const std::vector<DeleteReason>& why, std::vector<PlannedDelete>& out) {
+  bool all_newer_deleted = true;
+  for (std::size_t i = 0; i < slices.size(); ++i) {
+    all_newer_deleted = all_newer_deleted && deleted[i];
+    if (!deleted[i]) continue;
+    const FileSlice& s = slices[i];
+    if (s.base_file != kNoFile) {
+      out.push_back({std::string(v.file_name(s.base_file)), v.file_size(s.base_file), why[i], s.base_instant});
+    }
+    for (auto f : v.logs_of(s)) {
+      if (v.completion_unknown(f) && !all_newer_deleted) continue;
+      out.push_back({std::string(v.file_name(f)), v.file_size(f), why[i], s.base_instant});
+    }
+  }
+}
+
+}  // namespace detail
 
 template <CleaningPolicy P>
 PartitionPlan plan_partition(const TableView& v, const Partition& part, const CleanDecision& d, const P& policy,
@@ -101,48 +135,62 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
   const Retention& r = d.retention;
   const bool boundary = r.has_boundary;
   const bool versions = r.versions.has_value();
-  // Per-slice verdicts of the boundary and version rules, reused across
-  // groups (one allocation per partition, not two per group).
+  // Per-slice verdicts, reused across groups (one allocation per
+  // partition, not several per group).
   std::vector<std::uint8_t> del_b;
   std::vector<std::uint8_t> del_v;
+  std::vector<std::uint8_t> deleted;
+  std::vector<DeleteReason> why;
   bool replaced_fully_deleted = true;
   bool any_live = false;
 
-  auto protected_by_guards = [&](const FileGroup& g, std::span<const FileSlice> slices, std::size_t i) {
+  auto guarded_by = [&](const FileGroup& g, std::span<const FileSlice> slices, std::size_t i) -> unsigned {
     const FileSlice& s = slices[i];
-    if (d.guards.savepoints && detail::slice_savepointed(v, s)) return true;
+    unsigned by = kNotGuarded;
+    if (d.guards.savepoints && detail::slice_savepointed(v, s)) by |= kGuardSavepoint;
     if (d.guards.pending_table_services && g.pending_compaction_base && s.base_instant >= *g.pending_compaction_base) {
-      return true;
+      by |= kGuardPendingCompaction;
     }
     if (d.guards.reader_leases) {
       for (const InstantTime& lease : ctx.leases) {
         if (g.replaced_by && *g.replaced_by <= lease) continue;  // not in that snapshot
         if (detail::slice_read_at(slices, lease) == static_cast<std::ptrdiff_t>(i)) {
-          out.lease_vetoed = true;
-          return true;
+          by |= kGuardLease;
+          break;
         }
       }
     }
-    return policy.user_guards_protect(SliceGuardContext{v, part, g, s});
+    if (policy.user_guards_protect(SliceGuardContext{v, part, g, s})) by |= kGuardUser;
+    return by;
   };
 
   for (const FileGroup& g : v.groups_of(part)) {
     const auto slices = v.slices_of(g);
+    deleted.assign(slices.size(), 0);
     if (g.replaced_by) {
       const bool by_boundary = boundary && r.ectr && *g.replaced_by < *r.ectr;
       const bool eligible = boundary && versions ? (r.keep_if_either ? by_boundary : true) : (boundary ? by_boundary : true);
+      why.assign(slices.size(), DeleteReason::replaced_group);
       for (std::size_t i = 0; i < slices.size(); ++i) {
-        if (eligible && !protected_by_guards(g, slices, i)) {
-          detail::emit_slice(v, slices[i], DeleteReason::replaced_group, out.files);
-        } else {
-          replaced_fully_deleted = false;
+        const unsigned by = eligible ? guarded_by(g, slices, i) : kNotGuarded;
+        if (by & kGuardLease) out.lease_vetoed = true;
+        if (eligible && by == kNotGuarded) {
+          deleted[i] = 1;
+          continue;
+        }
+        replaced_fully_deleted = false;
+        if (by_boundary && (by & ~kGuardSavepoint) != 0 &&
+            (!out.guarded_replace || *g.replaced_by < *out.guarded_replace)) {
+          out.guarded_replace = g.replaced_by;
         }
       }
+      detail::emit_group(v, slices, deleted, why, out.files);
       continue;
     }
     any_live = true;
     del_b.assign(slices.size(), 0);
     del_v.assign(slices.size(), 0);
+    why.assign(slices.size(), DeleteReason::older_than_boundary);
     if (boundary && r.ectr) {
       std::size_t keep_boundary = slices.size();
       for (std::size_t i = 0; r.keep_newest_before_boundary && i < slices.size(); ++i) {
@@ -172,13 +220,17 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
       } else {
         d_i = boundary ? del_b[i] : del_v[i];
       }
-      if (!d_i || protected_by_guards(g, slices, i)) continue;
-      detail::emit_slice(v, slices[i], boundary && !versions ? DeleteReason::older_than_boundary
-                                       : !boundary        ? DeleteReason::beyond_versions
-                                       : del_b[i]         ? DeleteReason::older_than_boundary
-                                                          : DeleteReason::beyond_versions,
-                         out.files);
+      if (!d_i) continue;
+      const unsigned by = guarded_by(g, slices, i);
+      if (by & kGuardLease) out.lease_vetoed = true;
+      if (by != kNotGuarded) continue;
+      deleted[i] = 1;
+      why[i] = boundary && !versions ? DeleteReason::older_than_boundary
+               : !boundary           ? DeleteReason::beyond_versions
+               : del_b[i]            ? DeleteReason::older_than_boundary
+                                     : DeleteReason::beyond_versions;
     }
+    detail::emit_group(v, slices, deleted, why, out.files);
   }
   std::sort(out.files.begin(), out.files.end(),
             [](const PlannedDelete& a, const PlannedDelete& b) { return a.name < b.name; });
@@ -218,16 +270,33 @@ inline CleanPlan plan_header(const TableMetadata& md, const CleanDecision& d) {
 template <CleaningPolicy P>
 StatusOr<CleanPlan> plan_clean(const TableView& v, const TableMetadata& md, const P& policy, const CleanContext& ctx,
                                CleanScope* scope_out = nullptr) {
-  const CleanDecision d = decide_clean(md, policy, ctx);
-  CleanPlan plan = plan_header(md, d);
-  LAKEGC_ASSIGN_OR_RETURN(CleanScope scope, compute_clean_scope(v, md, d.retention, d.settings));
+  CleanDecision d = decide_clean(md, policy, ctx);
+  CleanPlan plan;
+  CleanScope scope;
   std::vector<std::string> lease_vetoed;
-  for (std::uint32_t pi : scope.partitions) {
-    const Partition& part = v.partitions()[pi];
-    PartitionPlan pp = plan_partition(v, part, d, policy, ctx, md.partitioned);
-    if (!pp.files.empty()) plan.files_per_partition[part.path] = std::move(pp.files);
-    if (pp.delete_partition) plan.partitions_to_be_deleted.push_back(part.path);
-    if (pp.lease_vetoed) lease_vetoed.push_back(part.path);
+  // Plans with the decision's boundary; if a guard (other than savepoints,
+  // which Hudi's archiver itself respects) kept the files of a group
+  // replaced before the boundary, the boundary comes back to that
+  // replacecommit and the table is planned again. The boundary only moves
+  // back, so this ends; it runs twice only when a guard holds replaced files.
+  for (;;) {
+    plan = plan_header(md, d);
+    LAKEGC_ASSIGN_OR_RETURN(scope, compute_clean_scope(v, md, d.retention, d.settings));
+    lease_vetoed.clear();
+    std::optional<InstantTime> guarded_replace;
+    for (std::uint32_t pi : scope.partitions) {
+      const Partition& part = v.partitions()[pi];
+      PartitionPlan pp = plan_partition(v, part, d, policy, ctx, md.partitioned);
+      if (!pp.files.empty()) plan.files_per_partition[part.path] = std::move(pp.files);
+      if (pp.delete_partition) plan.partitions_to_be_deleted.push_back(part.path);
+      if (pp.lease_vetoed) lease_vetoed.push_back(part.path);
+      if (pp.guarded_replace && (!guarded_replace || *pp.guarded_replace < *guarded_replace)) {
+        guarded_replace = pp.guarded_replace;
+      }
+    }
+    const auto& ectr = d.retention.ectr;
+    if (!guarded_replace || !d.retention.has_boundary || !ectr || !(*guarded_replace < *ectr)) break;
+    d.retention.ectr = guarded_replace;
   }
   if (!lease_vetoed.empty()) plan.extra_metadata[std::string(kLeaseVetoedPartitionsKey)] = absl::StrJoin(lease_vetoed, "\n");
 

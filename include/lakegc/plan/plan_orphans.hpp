@@ -7,18 +7,28 @@
 // A listed file is an orphan candidate only if all of these hold:
 //
 // * its name matches the data-file grammar (nothing else is ever touched);
-// * no completed instant's write statistics name it (a speculative duplicate
-//   with the same file id and instant but another write token is an orphan;
-//   superseded versions that completed commits named are the cleaner's,
-//   never the sweep's);
-// * the instant in its name is not pending (a pending write's files belong
-//   to rollback), no marker names it, no savepoint names it;
-// * the instant in its name is not older than the active timeline (files of
-//   archived instants are left alone: lakegc does not read the archive);
+// * no completed instant's write statistics name it, no marker names it,
+//   no savepoint names it;
+// * the instant in its name is at or after the archive horizon
+//   (Timeline::archive_horizon: the write timeline's start, or the first
+//   write instant after the savepointed commits archival may have left
+//   behind): an older instant may have been archived, and its files are
+//   committed (Hudi's containsOrBeforeTimelineStarts);
+// * that instant is not pending (a pending write's files belong to rollback);
+// * if that instant is a completed write, its metadata was read and the file
+//   is a speculative duplicate: another file of the same file group and
+//   instant is the one the metadata names. A base file that is the only one
+//   of its slice is read by Hudi's view whether or not the metadata names it,
+//   and a layout-2 log of a completed deltacommit is attached to a slice by
+//   Hudi's view: both are kept;
 // * it is not a layout-1 log file: those are named by the base instant of
-//   their slice, so the write that appended to them cannot be told apart;
-// * the instant's metadata was read (a completed instant without metadata
-//   keeps its files).
+//   their slice, so the write that appended to them cannot be told apart.
+//
+// A second line of defence runs before anything is returned: the same
+// listing and metadata build a TableView, and every candidate must be in
+// no slice of it (only among its uncommitted files). A candidate the view
+// shows in a slice means the rules above and the view disagree; the sweep
+// then stops with an error naming the file, and nothing is deleted.
 //
 // Candidates older than the cutoff (default 3 days, as Iceberg) are orphans;
 // younger ones are reported as too young. Guards stop the sweep, in whole or
@@ -32,9 +42,13 @@
 // * a partition that metadata says holds live file groups but whose listing
 //   shows no data file (a failed or eventually consistent listing) is
 //   skipped;
-// * a cutoff shorter than the longest write seen (pending writes' age,
-//   completed writes' duration where the timeline records completion) is
-//   refused unless forced.
+// * a cutoff shorter than the longest write seen is refused unless forced.
+//   Completed writes count by their duration (requested to completed, where
+//   the timeline records it) and pending writes by their age, but only
+//   those whose heartbeat is alive: a pending write whose heartbeat expired
+//   (or that has none) is a failed write. Its files stay protected by its
+//   pending instant and markers; it is reported (stale_writes) so it can be
+//   rolled back, and it does not stop the sweep.
 #pragma once
 
 #include <algorithm>
@@ -46,6 +60,7 @@
 
 #include <absl/container/flat_hash_set.h>
 
+#include "lakegc/core/duration.hpp"
 #include "lakegc/core/file_name.hpp"
 #include "lakegc/core/load_view.hpp"
 #include "lakegc/core/table_metadata.hpp"
@@ -61,6 +76,27 @@ struct OrphanOptions {
   std::int64_t older_than_ms = 3 * kDayMs;
   /// Allow a cutoff shorter than the longest write seen.
   bool force = false;
+  /// When a pending write's heartbeat counts as alive: its last beat is at
+  /// most interval x tolerable misses old (Hudi's
+  /// hoodie.client.heartbeat.interval_in_ms and .tolerable.misses).
+  std::int64_t heartbeat_interval_ms = 60'000;
+  std::int64_t heartbeat_tolerable_misses = 2;
+  /// When the metadata (and its heartbeats) was read, epoch ms; heartbeats
+  /// are judged as of then. Unset: the sweep's `now`. A sweep that reads
+  /// metadata and then lists for minutes sets it.
+  std::optional<std::int64_t> metadata_read_ms;
+};
+
+/// A pending write whose heartbeat expired or that has none: a failed
+/// write, until rollback removes it.
+struct StaleWrite {
+  InstantTime instant;
+  Action action = Action::commit;
+  /// Age at the sweep's `now` (from its requested time).
+  std::int64_t age_ms = 0;
+  /// Its last heartbeat (epoch ms), if it has one.
+  std::optional<std::int64_t> last_heartbeat_ms;
+  friend bool operator==(const StaleWrite&, const StaleWrite&) = default;
 };
 
 struct OrphanFile {
@@ -88,13 +124,30 @@ struct OrphanPlan {
   std::size_t referenced = 0;
   std::size_t not_data_files = 0;
   std::size_t kept = 0;  // candidates kept for another reason (archived, pending, layout-1 log, ...)
+  /// Pending writes whose heartbeat expired: their files are kept; roll
+  /// them back.
+  std::vector<StaleWrite> stale_writes;
   /// True when a table-wide guard stopped the sweep: orphans is empty.
   bool stopped = false;
 };
 
-/// The longest write the timeline shows: pending writes by their age at
-/// `now_ms`, completed ones by completion minus requested (layout 2).
-inline std::int64_t longest_write_ms(const TableMetadata& md, std::int64_t now_ms) {
+/// True when the pending write `t` has beaten its heartbeat recently
+/// enough at `now_ms` (a write without a heartbeat file is not alive, as
+/// Hudi reads a missing heartbeat as one at time 0).
+inline bool heartbeat_alive(const TableMetadata& md, const InstantTime& t, std::int64_t now_ms,
+                            const OrphanOptions& o) {
+  const auto hb = md.heartbeats.find(t);
+  if (hb == md.heartbeats.end()) return false;
+  return now_ms - hb->second <= o.heartbeat_interval_ms * o.heartbeat_tolerable_misses;
+}
+
+/// The longest write the timeline shows: completed writes by completion
+/// minus requested (where completion is recorded), pending writes by their
+/// age at `now_ms` if their heartbeat is alive. `longest_instant`, when
+/// given, receives the write that set the figure.
+inline std::int64_t longest_write_ms(const TableMetadata& md, std::int64_t now_ms, const OrphanOptions& o = {},
+                                     std::optional<InstantTime>* longest_instant = nullptr) {
+  const std::int64_t read_ms = o.metadata_read_ms.value_or(now_ms);
   std::int64_t longest = 0;
   for (const Instant& i : md.timeline.instants()) {
     if (!is_write_action(i.action)) continue;
@@ -106,10 +159,33 @@ inline std::int64_t longest_write_ms(const TableMetadata& md, std::int64_t now_m
       auto done = i.completed->to_epoch_ms(md.timezone);
       if (!done.ok()) continue;
       end = *done;
+    } else if (!heartbeat_alive(md, i.requested, read_ms, o)) {
+      continue;  // a failed write: reported, not a measure of how long writes run
     }
-    longest = std::max(longest, end - *req);
+    if (end - *req > longest) {
+      longest = end - *req;
+      if (longest_instant != nullptr) *longest_instant = i.requested;
+    }
   }
   return longest;
+}
+
+/// Pending writes (commit, deltacommit, replacecommit) whose heartbeat is
+/// not alive at `now_ms`, oldest first. Compactions and clusterings are
+/// left to their own services, as Hudi's rollback leaves them.
+inline std::vector<StaleWrite> stale_writes(const TableMetadata& md, std::int64_t now_ms, const OrphanOptions& o) {
+  std::vector<StaleWrite> out;
+  const std::int64_t read_ms = o.metadata_read_ms.value_or(now_ms);
+  for (const Instant* i : md.timeline.pending_writes()) {
+    if (!is_commit_action(i->action) || heartbeat_alive(md, i->requested, read_ms, o)) continue;
+    StaleWrite w;
+    w.instant = i->requested;
+    w.action = i->action;
+    if (auto req = i->requested.to_epoch_ms(md.timezone); req.ok()) w.age_ms = now_ms - *req;
+    if (auto hb = md.heartbeats.find(i->requested); hb != md.heartbeats.end()) w.last_heartbeat_ms = hb->second;
+    out.push_back(w);
+  }
+  return out;
 }
 
 /// Streams a listing into the sweep. Make one with make(), add() every
@@ -117,12 +193,14 @@ inline std::int64_t longest_write_ms(const TableMetadata& md, std::int64_t now_m
 class OrphanSweep {
  public:
   static StatusOr<OrphanSweep> make(const TableMetadata& md, const OrphanOptions& options, std::int64_t now_ms) {
-    const std::int64_t longest = longest_write_ms(md, now_ms);
+    std::optional<InstantTime> which;
+    const std::int64_t longest = longest_write_ms(md, now_ms, options, &which);
     if (options.older_than_ms < longest && !options.force) {
       return absl::FailedPreconditionError(fmt::format(
-          "orphan cutoff of {} ms is shorter than the longest write on the timeline ({} ms): files of a running "
-          "write could look orphaned; raise the cutoff or force it",
-          options.older_than_ms, longest));
+          "orphan cutoff {} is shorter than the longest write on the timeline ({}, write {}): files of a running "
+          "write could look orphaned; raise the cutoff above {} or force it",
+          format_duration_ms(options.older_than_ms), format_duration_ms(longest), which ? which->str() : "?",
+          format_duration_ms(longest)));
     }
     return OrphanSweep(md, options, now_ms);
   }
@@ -142,6 +220,7 @@ class OrphanSweep {
       ++plan_.not_data_files;
       return;
     }
+    view_.add_file(dir, name, size);
     // A listing visits a directory's files together: insert each directory
     // once per run of its files, not once per file.
     if (!has_last_dir_ || dir != last_dir_) {
@@ -149,21 +228,45 @@ class OrphanSweep {
       has_last_dir_ = true;
       listed_partitions_.insert(last_dir_);
     }
-    if (referenced_.contains(detail::to_absl(path))) {
-      ++plan_.referenced;
-      return;
-    }
     const bool is_log = std::holds_alternative<LogFileName>(*parsed);
     const InstantTime t = is_log ? std::get<LogFileName>(*parsed).instant : std::get<BaseFileName>(*parsed).instant;
-    if (!is_candidate(t, is_log)) {
+    const std::string_view file_id =
+        is_log ? std::get<LogFileName>(*parsed).file_id : std::get<BaseFileName>(*parsed).file_id;
+    if (referenced_.contains(detail::to_absl(path))) {
+      ++plan_.referenced;
+      if (!is_log) listed_named_slices_.insert(slice_key(dir, file_id, t));
+      return;
+    }
+    const Verdict verdict = classify(dir, file_id, t, is_log);
+    if (verdict == Verdict::keep) {
       ++plan_.kept;
       return;
     }
     OrphanFile f{std::string(path), size, mtime_ms, t};
+    if (verdict == Verdict::duplicate) {
+      duplicates_.push_back({slice_key(dir, file_id, t), std::move(f)});
+      return;
+    }
     (now_ms_ - mtime_ms >= options_.older_than_ms ? candidates_ : too_young_).push_back(std::move(f));
   }
 
-  OrphanPlan finish() && {
+  /// The plan, after the second line of defence (see the header comment):
+  /// an error naming the file if a candidate is in a slice of the view.
+  StatusOr<OrphanPlan> finish() && {
+    // A duplicate of a completed write's base file is an orphan only while
+    // the file its metadata names is listed beside it: once the cleaner has
+    // deleted the named one, the duplicate is the only base file of its
+    // slice, Hudi's view reads it, and it becomes the cleaner's.
+    for (auto& [key, f] : duplicates_) {
+      if (!listed_named_slices_.contains(key)) {
+        ++plan_.kept;
+        continue;
+      }
+      (now_ms_ - f.mtime_ms >= options_.older_than_ms ? candidates_ : too_young_).push_back(std::move(f));
+    }
+    duplicates_.clear();
+    LAKEGC_RETURN_IF_ERROR(recheck_against_view());
+    plan_.stale_writes = stale_writes(*md_, now_ms_, options_);
     if (!foreign_tables_.empty()) {
       for (const auto& root : foreign_tables_) {
         plan_.guards.push_back({"", fmt::format("another table's metadata folder found at '{}/.hoodie': two tables "
@@ -207,7 +310,8 @@ class OrphanSweep {
 
  private:
   OrphanSweep(const TableMetadata& md, const OrphanOptions& options, std::int64_t now_ms)
-      : md_(&md), options_(options), now_ms_(now_ms) {
+      : md_(&md), options_(options), now_ms_(now_ms), view_(md.timeline, md.layout) {
+    add_metadata(view_, md);
     std::map<std::string, std::set<std::string>> written;  // partition -> file ids
     std::set<std::pair<std::string, std::string>> replaced;
     for (const auto& [t, info] : md.commits) {
@@ -217,7 +321,9 @@ class OrphanSweep {
         for (const auto& f : info.files) {
           referenced_.insert(join_path(f.partition, f.name));
           if (auto parsed = parse_data_file_name(f.name); parsed.ok()) {
-            written[f.partition].insert(std::visit([](const auto& n) { return n.file_id; }, *parsed));
+            const std::string id = std::visit([](const auto& n) { return n.file_id; }, *parsed);
+            named_slices_.insert(slice_key(f.partition, id, t));
+            written[f.partition].insert(id);
           }
         }
         for (const auto& r : info.replaced) replaced.insert({r.partition, r.file_id});
@@ -236,15 +342,58 @@ class OrphanSweep {
     has_completed_writes_ = !md.timeline.completed_commits().empty();
   }
 
-  bool is_candidate(const InstantTime& t, bool is_log) const {
-    if (is_log && md_->layout == TimelineLayout::v1) return false;
-    const auto start = md_->timeline.start();
-    if (!start || t < *start) return false;  // archived (or no timeline): left alone
-    const Instant* i = md_->timeline.find(t);
-    if (i == nullptr) return true;       // no instant: a failed write whose instant is gone
-    if (i->is_pending()) return false;   // rollback's job
-    if (!is_write_action(i->action)) return true;
-    return md_->commits.contains(t);     // completed write: only if its metadata was read
+  static std::string slice_key(std::string_view partition, std::string_view file_id, const InstantTime& t) {
+    return fmt::format("{}/{}@{}", partition, file_id, t);
+  }
+
+  enum class Verdict : std::uint8_t { keep, candidate, duplicate };
+
+  Verdict classify(std::string_view partition, std::string_view file_id, const InstantTime& t, bool is_log) const {
+    if (is_log && md_->layout == TimelineLayout::v1) return Verdict::keep;
+    const Timeline& tl = md_->timeline;
+    // Before the archive horizon the instant may have been archived: its
+    // files are committed (or, in a savepoint hole, may be).
+    const auto horizon = tl.archive_horizon();
+    if (!horizon || t < *horizon) return Verdict::keep;
+    const Instant* i = tl.find(t);
+    if (i == nullptr) return Verdict::candidate;           // a failed write whose instant is gone
+    if (i->is_pending()) return Verdict::keep;             // rollback's job
+    if (!is_write_action(i->action)) return Verdict::candidate;  // no write has this time
+    if (!md_->commits.contains(t)) return Verdict::keep;   // completed write: only if its metadata was read
+    // A completed write's file that its metadata does not name: Hudi's view
+    // attaches a layout-2 log to a slice, and reads a base file that is the
+    // only one of its slice. Only a duplicate beside the named one is an
+    // orphan (decided in finish(), once the listing is complete).
+    if (is_log) return Verdict::keep;
+    return named_slices_.contains(slice_key(partition, file_id, t)) ? Verdict::duplicate : Verdict::keep;
+  }
+
+  // The second line of defence: no candidate may be in a slice of the view
+  // built from the same listing and metadata.
+  Status recheck_against_view() {
+    if (candidates_.empty() && too_young_.empty()) return Status();
+    const TableView v = std::move(view_).build();
+    absl::flat_hash_set<std::string> in_slices;
+    for (const Partition& p : v.partitions()) {
+      for (const FileGroup& g : v.groups_of(p)) {
+        for (const FileSlice& s : v.slices_of(g)) {
+          if (s.base_file != kNoFile) in_slices.insert(v.file_path(p, s.base_file));
+          for (auto f : v.logs_of(s)) in_slices.insert(v.file_path(p, f));
+        }
+      }
+    }
+    for (const auto* list : {&candidates_, &too_young_}) {
+      for (const OrphanFile& f : *list) {
+        if (in_slices.contains(f.path)) {
+          return absl::InternalError(fmt::format(
+              "orphan sweep stopped: '{}' passed the orphan rules but the table view shows it in a file slice "
+              "(instant {}); the two disagree, so nothing is deleted. Please report this with the table's "
+              "timeline",
+              f.path, f.instant));
+        }
+      }
+    }
+    return Status();
   }
 
   const TableMetadata* md_;
@@ -258,7 +407,11 @@ class OrphanSweep {
   std::set<std::string> foreign_tables_;
   std::vector<OrphanFile> candidates_;
   std::vector<OrphanFile> too_young_;
+  std::set<std::string> named_slices_;         // partition/fileId@instant of every named file
+  std::set<std::string> listed_named_slices_;  // the same, of named base files the listing holds
+  std::vector<std::pair<std::string, OrphanFile>> duplicates_;  // slice key, file
   bool has_completed_writes_ = false;
+  TableViewBuilder view_;
   OrphanPlan plan_;
 };
 

@@ -12,9 +12,11 @@
 //   those whose heartbeat expired (now - last beat > interval x tolerable
 //   misses, 60 s x 2 by default; no heartbeat counts as expired); NEVER
 //   nothing.
-// * Markers name the files a write created, so no listing is needed; a
-//   write without markers falls back to the uncommitted files of the view
-//   whose name carries its instant.
+// * An instant that is only requested wrote nothing: its rollback deletes
+//   nothing (its instant goes).
+// * Markers name the files a write created, so no listing is needed; an
+//   inflight write without markers falls back to the uncommitted files of
+//   the view whose name carries its instant.
 // * Layout-1 log files a failed deltacommit appended to cannot be deleted
 //   (they hold committed blocks too; Hudi appends a rollback block, which
 //   lakegc does not write): they are kept and reported.
@@ -80,7 +82,11 @@ inline RollbackPlan plan_rollback(const TableMetadata& md, const RollbackOptions
     a.action = i.action;
     a.reason = std::move(reason);
     std::vector<WrittenFile> files;
-    if (auto m = md.markers.find(i.requested); m != md.markers.end()) {
+    if (i.state == State::requested) {
+      // Only requested: the write never started, so it wrote nothing
+      // (Hudi's rollback plan for a requested instant is empty). Files
+      // named with its instant belong to no one it knows of.
+    } else if (auto m = md.markers.find(i.requested); m != md.markers.end()) {
       files = m->second;
     } else if (view != nullptr) {
       for (const UncommittedFile& u : view->uncommitted_files()) {

@@ -116,6 +116,7 @@ inline Retention boundary(std::optional<InstantTime> ectr) {
 
 /// KEEP_LATEST_COMMITS: retain the last `commits` completed commits
 /// (deltacommits and replacecommits count) and the newest slice before them.
+/// `commits` 0 keeps everything (never cleans), as in Hudi.
 struct keep_latest_commits {
   static constexpr bool is_retention_rule = true;
   std::uint32_t commits = 10;
@@ -125,18 +126,22 @@ struct keep_latest_commits {
   Retention retention(const RetentionContext& ctx) const { return detail::boundary(earliest_commit_to_retain(ctx)); }
 
   std::optional<InstantTime> earliest_commit_to_retain(const RetentionContext& ctx) const {
+    // Hudi: the window start is the (count - retained)-th completed commit,
+    // which does not exist when retained is 0 (nthInstant(count) is empty),
+    // so 0 never cleans. It must never mean "keep 1".
+    if (commits == 0) return std::nullopt;
     const Timeline& tl = ctx.metadata.timeline;
-    const auto commits = tl.completed_commits();
-    if (commits.size() <= commits_retained()) return std::nullopt;
+    const auto completed = tl.completed_commits();
+    if (completed.size() <= commits) return std::nullopt;
     // The window holds exactly `commits` completed commits. Hudi counts
     // them in timeline order; lakegc also looks at completion order and
     // takes the earlier of the two candidates: with concurrent writers the
     // N-th from last by completion can have an older requested time, and
     // keeping more is the safe side of that ambiguity (hudi-semantics.md
     // section 0.1, "ordering caveat", not confirmed).
-    InstantTime cand = commits[commits.size() - commits_retained()]->requested;
+    InstantTime cand = completed[completed.size() - commits]->requested;
     const auto by_completion = tl.completed_commits_by_completion();
-    for (std::size_t i = by_completion.size() - commits_retained(); i < by_completion.size(); ++i) {
+    for (std::size_t i = by_completion.size() - commits; i < by_completion.size(); ++i) {
       cand = std::min(cand, by_completion[i]->requested);
     }
     // Never pass the earliest pending write, compaction or clustering: a
@@ -145,7 +150,7 @@ struct keep_latest_commits {
       const InstantTime first_pending = tl.pending_writes().front()->requested;
       if (cand > first_pending) {
         std::optional<InstantTime> clamped;
-        for (const Instant* c : commits) {
+        for (const Instant* c : completed) {
           if (c->requested < first_pending) clamped = c->requested;
         }
         if (!clamped) return std::nullopt;
@@ -154,9 +159,6 @@ struct keep_latest_commits {
     }
     return detail::apply_cap(ctx, cand);
   }
-
- private:
-  std::size_t commits_retained() const { return std::max<std::uint32_t>(commits, 1); }
 };
 
 /// KEEP_LATEST_FILE_VERSIONS: keep the newest `versions` slices of every file

@@ -8,6 +8,13 @@
 //   hoodie.client.heartbeat.interval_in_ms      60000
 //   hoodie.client.heartbeat.tolerable.misses    2
 //   hoodie.prewrite.cleaner.policy        NONE (default) | CLEAN | ROLLBACK_FAILED_WRITES
+//   hoodie.write.concurrency.mode         SINGLE_WRITER (default) |
+//                                         OPTIMISTIC_CONCURRENCY_CONTROL |
+//                                         NON_BLOCKING_CONCURRENCY_CONTROL
+//
+// With a multi-writer concurrency mode the failed-writes policy is LAZY
+// whatever else is set, as Hudi forces it (HoodieWriteConfig): EAGER would
+// roll back, and delete the files of, another writer's running commit.
 //
 // EAGER rolls back every other pending write at the start of each write,
 // whatever the pre-write policy. LAZY rolls back only expired writes, and
@@ -15,7 +22,10 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
+
+#include <absl/strings/ascii.h>
 
 #include "lakegc/plan/plan_rollback.hpp"
 #include "lakegc/policy/config.hpp"
@@ -28,9 +38,27 @@ constexpr std::string_view to_string(PrewritePolicy p) noexcept {
   return p == PrewritePolicy::none ? "NONE" : p == PrewritePolicy::clean ? "CLEAN" : "ROLLBACK_FAILED_WRITES";
 }
 
+enum class ConcurrencyMode : std::uint8_t { single_writer, optimistic, non_blocking };
+
+/// True for the modes where several writers run at once.
+constexpr bool is_multi_writer(ConcurrencyMode m) noexcept { return m != ConcurrencyMode::single_writer; }
+
 struct WriteMaintenance {
   PrewritePolicy prewrite = PrewritePolicy::none;
   RollbackOptions rollback;
+  ConcurrencyMode concurrency = ConcurrencyMode::single_writer;
+
+  /// The failed-writes policy that applies: LAZY under a multi-writer mode,
+  /// whatever `rollback.policy` says (the one place this rule lives).
+  FailedWritesPolicy failed_writes_policy() const noexcept {
+    return is_multi_writer(concurrency) ? FailedWritesPolicy::lazy : rollback.policy;
+  }
+  /// `rollback` with failed_writes_policy() applied.
+  RollbackOptions effective_rollback() const {
+    RollbackOptions r = rollback;
+    r.policy = failed_writes_policy();
+    return r;
+  }
 };
 
 namespace config {
@@ -60,6 +88,22 @@ inline StatusOr<WriteMaintenance> write_maintenance_from_properties(const Proper
   if (auto m = keys.get("hoodie.client.heartbeat.tolerable.misses")) {
     LAKEGC_ASSIGN_OR_RETURN(out.rollback.tolerable_misses, detail::parse_int(*m, 0, "a whole number >= 0"));
   }
+  if (auto m = keys.get("hoodie.write.concurrency.mode")) {
+    // Hudi reads the enum name case-insensitively.
+    const std::string v = absl::AsciiStrToUpper(m->second);
+    if (v == "SINGLE_WRITER") {
+      out.concurrency = ConcurrencyMode::single_writer;
+    } else if (v == "OPTIMISTIC_CONCURRENCY_CONTROL") {
+      out.concurrency = ConcurrencyMode::optimistic;
+    } else if (v == "NON_BLOCKING_CONCURRENCY_CONTROL") {
+      out.concurrency = ConcurrencyMode::non_blocking;
+    } else {
+      return absl::InvalidArgumentError(fmt::format(
+          "{}={}: expected SINGLE_WRITER, OPTIMISTIC_CONCURRENCY_CONTROL or NON_BLOCKING_CONCURRENCY_CONTROL",
+          m->first, m->second));
+    }
+  }
+  out.rollback = out.effective_rollback();
   if (auto p = keys.get("hoodie.prewrite.cleaner.policy")) {
     const std::string& v = p->second;
     if (v == "NONE") {

@@ -278,3 +278,101 @@ TEST_CASE("plans are deterministic and sorted") {
                          [](const PlannedDelete& x, const PlannedDelete& y) { return x.name < y.name; }));
   }
 }
+
+TEST_CASE("issue 11: layout 2, a log of an archived deltacommit is deleted only with every slice it could belong to") {
+  // Base slice at t100, deltacommit D requested t110, compaction C requested
+  // t115, D completes t120: D's log belongs to C's slice. D and C are then
+  // archived, and the archive is not read: lakegc cannot tell where D's log
+  // belongs. The boundary passes C: Hudi deletes the t100 slice only.
+  auto build = [](TestTable& t, bool archive_readable) {
+    t.journal.set_archive_readable(archive_readable);
+    const InstantTime t100 = t.commit({kA}, Action::deltacommit);
+    const InstantTime d = t.tick();
+    REQUIRE(t.journal.begin(d, Action::deltacommit).ok());
+    const std::string d_log = t.log_name("fa-0", d);
+    REQUIRE(t.storage.put_sized(join_path("p", d_log), 10).ok());
+    const InstantTime c = t.schedule_compaction({kA}, {t100});
+    CommitInfo info;
+    info.partitions_written = {"p"};
+    info.files = {{"p", d_log, 10}};
+    REQUIRE(t.journal.complete(d, t.completion_of(c, 60'000), info).ok());  // after C was requested
+    t.complete_compaction(c, {kA});
+    std::vector<InstantTime> later;
+    for (int i = 0; i < 4; ++i) later.push_back(t.commit({Slot{"r", "fr-0"}}));  // elsewhere, to move the boundary
+    t.journal.archive({t100, d, c});
+    return std::tuple{t100, c, d_log, later};
+  };
+  auto policy = commits_policy(2);
+
+  TestTable unread(TimelineLayout::v2);
+  const auto [t100, c, d_log, later] = build(unread, /*archive_readable=*/false);
+  const TableView v = unread.view();
+  REQUIRE(v.completion_unknown_count() == 1);
+  const CleanPlan plan = unread.plan(policy);
+  REQUIRE(plan.earliest_instant_to_retain.has_value());
+  REQUIRE(c < *plan.earliest_instant_to_retain);
+  const std::set<InstantTime> slices = planned_slices(plan, "p");
+  CHECK(slices == std::set<InstantTime>{t100});        // the t100 slice goes
+  CHECK_FALSE(planned(plan).contains("p/" + d_log));  // but not the log that may be C's
+
+  // With the archive's completion times the log is known to be C's: same plan.
+  TestTable read(TimelineLayout::v2);
+  const auto [t100b, cb, d_logb, laterb] = build(read, /*archive_readable=*/true);
+  REQUIRE(read.view().completion_unknown_count() == 0);
+  const CleanPlan known = read.plan(policy);
+  CHECK(planned_slices(known, "p") == std::set<InstantTime>{t100b});
+  CHECK_FALSE(planned(known).contains("p/" + d_logb));
+  (void)later;
+  (void)laterb;
+}
+
+TEST_CASE("issue 11: an uncertain log goes when every slice it could belong to goes (a replaced group)") {
+  TestTable t(TimelineLayout::v2);
+  t.journal.set_archive_readable(false);
+  const Slot g{"q", "fg-0"};
+  const InstantTime base = t.commit({g}, Action::deltacommit);
+  const InstantTime d = t.deltacommit({g});
+  t.journal.archive({base, d});
+  t.replace({Slot{"q", "fn-0"}}, {g});
+  for (int i = 0; i < 3; ++i) t.commit({kA});
+  REQUIRE(t.view().completion_unknown_count() == 1);
+  const CleanPlan plan = t.plan(commits_policy(1));
+  // The replaced group goes whole, its uncertain log with it.
+  CHECK(plan.files_per_partition.at("q").size() == 2);
+}
+
+TEST_CASE("issue 11: the boundary never passes a replacecommit whose replaced files a guard kept") {
+  // A reader lease holds a snapshot that reads the replaced group: the
+  // group stays, and so must its replacecommit, or Hudi's archiver (which
+  // archives replacecommits older than the last clean's earliest instant to
+  // retain) would make the group live again: duplicate rows.
+  TestTable t;
+  const Slot old{"q", "old-0"};
+  const InstantTime c0 = t.commit({old});
+  const InstantTime r = t.replace({Slot{"q", "new-0"}}, {old});
+  std::vector<InstantTime> c;
+  for (int i = 0; i < 6; ++i) c.push_back(t.commit({kA}));
+  auto leased = cleaning(keep_latest_commits{2}, guard::savepoints, guard::pending_table_services, guard::reader_leases);
+  CleanContext ctx;
+  ctx.leases = {c0};  // a long query on the snapshot before the replacement
+  const CleanPlan plan = t.plan(leased, ctx);
+  REQUIRE(plan.earliest_instant_to_retain.has_value());
+  CHECK(*plan.earliest_instant_to_retain <= r);
+  CHECK_FALSE(plan.files_per_partition.contains("q"));
+  // Without the lease the group goes and the boundary moves on.
+  const CleanPlan free = t.plan(leased, CleanContext{});
+  CHECK(free.earliest_instant_to_retain > r);
+  CHECK(free.files_per_partition.at("q").size() == 1);
+  // The boundary comes back exactly to the replacecommit: slices older than
+  // it still go (c0 in p... none here) and it is a commit instant.
+  CHECK(plan.earliest_instant_to_retain == r);
+}
+
+TEST_CASE("issue 11: keep_latest_commits{0} never cleans (as Hudi), it does not mean 1") {
+  TestTable t;
+  for (int i = 0; i < 5; ++i) t.commit({kA});
+  const CleanPlan zero = t.plan(commits_policy(0));
+  CHECK_FALSE(zero.has_work());
+  CHECK_FALSE(zero.earliest_instant_to_retain.has_value());
+  CHECK(t.plan(commits_policy(1)).has_work());
+}

@@ -102,3 +102,49 @@ TEST_CASE("timeline file names that are not instants, or unknown actions") {
     CHECK(std::string(message_of(f.status())).find(n) != std::string::npos);
   }
 }
+
+TEST_CASE("issue 11: the write timeline starts at its first write instant, of any state") {
+  auto tl = Timeline::make({
+                               Instant{InstantTime::parse("20240101000000000").value(), std::nullopt, Action::rollback,
+                                       State::completed},
+                               Instant{InstantTime::parse("20240102000000000").value(), std::nullopt, Action::clean,
+                                       State::completed},
+                               Instant{InstantTime::parse("20240103000000000").value(), std::nullopt, Action::commit,
+                                       State::inflight},
+                               Instant{InstantTime::parse("20240104000000000").value(), std::nullopt, Action::commit,
+                                       State::completed},
+                           })
+                .value();
+  REQUIRE(tl.write_start().has_value());
+  CHECK(tl.write_start()->str() == "20240103000000000");
+  CHECK(tl.is_before_write_start(InstantTime::parse("20240102120000000").value()));
+  CHECK_FALSE(tl.is_before_write_start(InstantTime::parse("20240103000000000").value()));
+  CHECK(tl.archive_horizon() == tl.write_start());
+  const Timeline no_writes =
+      Timeline::make({Instant{InstantTime::parse("20240101000000000").value(), std::nullopt, Action::clean,
+                              State::completed}})
+          .value();
+  CHECK_FALSE(no_writes.write_start().has_value());
+  CHECK_FALSE(no_writes.is_before_write_start(InstantTime::parse("20000101000000000").value()));
+}
+
+TEST_CASE("issue 11: a savepoint shares its commit's time; the archive horizon skips savepointed commits") {
+  const InstantTime t1 = InstantTime::parse("20240101000000000").value();
+  const InstantTime t2 = InstantTime::parse("20240105000000000").value();
+  auto tl = Timeline::make({
+                               Instant{t2, std::nullopt, Action::commit, State::completed},
+                               Instant{t1, std::nullopt, Action::savepoint, State::completed},
+                               Instant{t1, std::nullopt, Action::commit, State::completed},
+                           });
+  REQUIRE(tl.ok());
+  REQUIRE(tl->size() == 3);
+  CHECK(tl->find(t1)->action == Action::commit);  // the savepointed commit, not its savepoint
+  CHECK(tl->savepoints().size() == 1);
+  CHECK(tl->completed_commits().size() == 2);
+  CHECK(tl->write_start() == t1);
+  CHECK(tl->archive_horizon() == t2);
+  // Any other two instants at one time are still refused.
+  auto dup = Timeline::make({Instant{t1, std::nullopt, Action::commit, State::completed},
+                             Instant{t1, std::nullopt, Action::clean, State::completed}});
+  CHECK_FALSE(dup.ok());
+}

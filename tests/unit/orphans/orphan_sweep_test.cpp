@@ -78,20 +78,138 @@ TEST_CASE("incident: mtime-based age deletes a long write's files; pending insta
   CHECK(sweep(t, force_short).orphans.empty());
 }
 
-TEST_CASE("a cutoff shorter than the longest write is refused unless forced") {
+TEST_CASE("a cutoff shorter than the longest live write is refused unless forced, in words") {
   TestTable t;
   t.commit({kA});
   CommitInfo info;
-  t.begin_commit({Slot{"p", "fr-0"}}, &info);
-  t.now += 2 * kDayMs;
+  const InstantTime running = t.begin_commit({Slot{"p", "fr-0"}}, &info);
+  t.now += 2 * kDayMs + 2 * 3'600'000;
+  REQUIRE(t.journal.heartbeat(running, t.now - 30'000).ok());  // alive: beat 30 s ago
   OrphanOptions opts;
   opts.older_than_ms = kDayMs;
   const TableMetadata md = t.md();
   auto refused = plan_orphans(t.storage, md, opts, t.now);
   REQUIRE_FALSE(refused.ok());
   CHECK(absl::IsFailedPrecondition(refused.status()));
+  const std::string msg(message_of(refused.status()));
+  CHECK_MESSAGE(msg.find("cutoff 1d is shorter than the longest write on the timeline (2d 2h") != std::string::npos,
+                msg);
+  CHECK_MESSAGE(msg.find(" ms") == std::string::npos, msg);  // durations as people write them
   opts.force = true;
   CHECK(plan_orphans(t.storage, md, opts, t.now).ok());
+}
+
+TEST_CASE("a pending write whose heartbeat expired is reported, keeps its files, and does not stop the sweep") {
+  TestTable t;
+  t.commit({kA});
+  // A write that died six days ago: markers name its file, its heartbeat
+  // stopped long ago, its instant is still inflight.
+  CommitInfo stale;
+  const InstantTime dead = t.begin_commit({Slot{"p", "fd-0"}}, &stale);
+  REQUIRE(t.journal.add_marker(dead, stale.files[0]).ok());
+  REQUIRE(t.journal.heartbeat(dead, t.now).ok());
+  // And one real orphan: a write rolled back long ago whose file stayed.
+  CommitInfo gone;
+  const InstantTime failed = t.begin_commit({Slot{"p", "fz-0"}}, &gone);
+  REQUIRE(t.journal.remove_pending(failed).ok());
+  t.commit({kA});
+  t.now += 6 * kDayMs;
+  const OrphanPlan plan = sweep(t);  // default cutoff 3d < the dead write's age: not refused
+  CHECK(paths(plan.orphans) == std::set<std::string>{"p/" + gone.files[0].name});
+  REQUIRE(plan.stale_writes.size() == 1);
+  CHECK(plan.stale_writes[0].instant == dead);
+  CHECK(plan.stale_writes[0].age_ms >= 6 * kDayMs);
+  CHECK(plan.stale_writes[0].last_heartbeat_ms.has_value());
+  auto out = delete_orphans(t.storage, plan);
+  REQUIRE(out.ok());
+  CHECK(t.exists("p", stale.files[0].name));
+  CHECK_FALSE(t.exists("p", gone.files[0].name));
+  // The same write with a live heartbeat is a running write: it stops a
+  // sweep whose cutoff is shorter than its age.
+  REQUIRE(t.journal.heartbeat(dead, t.now).ok());
+  const TableMetadata md = t.md();
+  CHECK(absl::IsFailedPrecondition(plan_orphans(t.storage, md, {}, t.now).status()));
+}
+
+TEST_CASE("issue 11: a clean, rollback or restore instant older than every commit does not expose archived files") {
+  // The write timeline starts at its first write instant: a non-write
+  // instant kept from long ago (Hudi archives cleans and rollbacks by their
+  // own count, restores never) must not move the start back and make the
+  // files of archived commits look like a failed write's.
+  for (const Action old_action : {Action::rollback, Action::clean, Action::restore}) {
+    CAPTURE(to_string(old_action));
+    TestTable t;
+    const InstantTime ancient = t.tick();
+    REQUIRE(t.journal.begin(ancient, old_action).ok());
+    REQUIRE(t.journal.complete(ancient, t.completion_of(ancient), {}).ok());
+    const InstantTime first = t.commit({kA});                  // archived below
+    const InstantTime second = t.commit({Slot{"p", "fb-0"}});  // stays
+    t.journal.archive({first});
+    CommitInfo gone;
+    const InstantTime failed = t.begin_commit({Slot{"p", "fz-0"}}, &gone);
+    REQUIRE(t.journal.remove_pending(failed).ok());
+    t.now += kWeek;
+    const TableMetadata md = t.md();
+    REQUIRE(md.timeline.instants().front().requested == ancient);
+    REQUIRE(md.timeline.write_start() == second);
+    const OrphanPlan plan = sweep(t);
+    CHECK(paths(plan.orphans) == std::set<std::string>{"p/" + gone.files[0].name});
+    // The archived commit's file is the only slice of a live group.
+    const TableView v = load_view(t.storage, md).value();
+    REQUIRE(v.groups().size() == 2);
+    CHECK(v.file_id(v.groups()[0]) == "fa-0");
+    CHECK(v.slices_of(v.groups()[0])[0].base_instant == first);
+  }
+}
+
+TEST_CASE("issue 11: the sweep keeps a completed write's only base file even if its metadata does not name it") {
+  TestTable t;
+  const InstantTime c1 = t.commit({kA});
+  // A second file of c1 that its write stats do not name (a task retry
+  // whose output was never reconciled): Hudi's view reads it as the slice
+  // of group fn-0 at c1.
+  const std::string unnamed = fmt::format("fn-0_1-2-3_{}.parquet", c1);
+  REQUIRE(t.storage.put_sized(join_path("p", unnamed), 50).ok());
+  // A duplicate of a named file (same group and instant) is an orphan.
+  const std::string dup = fmt::format("fa-0_9-9-9_{}.parquet", c1);
+  REQUIRE(t.storage.put_sized(join_path("p", dup), 50).ok());
+  // A layout-2 log of a completed deltacommit that its stats do not name is
+  // attached to a slice by Hudi's view.
+  const InstantTime d = t.deltacommit({kA});
+  const std::string unnamed_log = t.log_name("fa-0", d, 2);
+  REQUIRE(t.storage.put_sized(join_path("p", unnamed_log), 5).ok());
+  t.now += kWeek;
+  const OrphanPlan plan = sweep(t);
+  CHECK(paths(plan.orphans) == std::set<std::string>{"p/" + dup});
+  CHECK(plan.kept >= 2);
+}
+
+TEST_CASE("issue 11: commits archived past a savepoint (archive.beyond.savepoint) are not orphans") {
+  // Archival beyond a savepoint keeps the savepointed commit active and
+  // archives the commits after it. An instant missing between the
+  // savepointed commit and the next active commit may have been archived:
+  // its files stay. Past the first non-savepointed commit, a missing
+  // instant is a failed write.
+  TestTable t;
+  const InstantTime sp = t.commit({kA});
+  const InstantTime hole = t.commit({Slot{"p", "fh-0"}});
+  const InstantTime next = t.commit({Slot{"p", "fn-0"}});
+  CommitInfo gone;
+  const InstantTime failed = t.begin_commit({Slot{"p", "fz-0"}}, &gone);
+  REQUIRE(t.journal.remove_pending(failed).ok());
+  t.journal.archive({hole});
+  t.now += kWeek;
+  TableMetadata md = t.md();
+  // Hudi's savepoint of commit `sp` is the instant `sp.savepoint`.
+  std::vector<Instant> instants(md.timeline.instants().begin(), md.timeline.instants().end());
+  instants.push_back(Instant{sp, t.completion_of(sp, 5000), Action::savepoint, State::completed});
+  md.timeline = Timeline::make(std::move(instants)).value();
+  REQUIRE(md.timeline.write_start() == sp);
+  REQUIRE(md.timeline.archive_horizon() == next);
+  REQUIRE(md.timeline.savepoints().size() == 1);
+  auto plan = plan_orphans(t.storage, md, {}, t.now);
+  REQUIRE(plan.ok());
+  CHECK(paths(plan->orphans) == std::set<std::string>{"p/" + gone.files[0].name});
 }
 
 TEST_CASE("incident: an empty in-use set after a failed metadata read deletes nothing") {

@@ -91,6 +91,7 @@ TEST_CASE("layout-1 logs appended by a failed deltacommit are kept, not deleted"
   const InstantTime base = t.commit({kA}, Action::deltacommit);
   const InstantTime failed = t.tick();
   REQUIRE(t.journal.begin(failed, Action::deltacommit).ok());
+  REQUIRE(t.journal.set_inflight(failed).ok());
   const WrittenFile log{"p", t.log_name("fa-0", base), 10};
   REQUIRE(t.storage.put_sized(join_path("p", log.name), 10).ok());
   REQUIRE(t.journal.add_marker(failed, log).ok());
@@ -181,4 +182,73 @@ TEST_CASE("before_write: LAZY rolls back expired writes only when the pre-write 
   // earliest of them, so KEEP_LATEST_COMMITS=1 still deletes the two
   // oldest of the four committed slices.
   CHECK(run(PrewritePolicy::clean) == std::tuple{std::uint64_t{1}, false, std::uint64_t{2}});
+}
+
+TEST_CASE("issue 11: rollback of an instant that is only requested deletes nothing") {
+  TestTable t;
+  t.commit({kA});
+  // Requested, never started: it wrote nothing. A file that carries its
+  // instant time (copied in by hand, or another writer's) is not its own.
+  const InstantTime requested = t.tick();
+  REQUIRE(t.journal.begin(requested, Action::commit).ok());
+  const std::string stray = fmt::format("fs-0_0-1-1_{}.parquet", requested);
+  REQUIRE(t.storage.put_sized(join_path("p", stray), 10).ok());
+  REQUIRE(t.journal.add_marker(requested, {"p", stray, 10}).ok());
+  const TableMetadata md = t.md();
+  const TableView view = load_view(t.storage, md).value();
+  const RollbackPlan plan = plan_rollback(md, {}, t.now, &view);
+  REQUIRE(plan.rollbacks.size() == 1);
+  CHECK(plan.rollbacks[0].files.empty());
+  auto out = execute_rollback(t.storage, t.journal, plan);
+  REQUIRE(out.ok());
+  CHECK(t.exists("p", stray));
+  CHECK(out->instants_rolled_back == 1);
+  // Inflight without markers: the fallback to the view's files of that
+  // instant applies.
+  CommitInfo info;
+  const InstantTime inflight = t.begin_commit({Slot{"p", "fi-0"}}, &info);
+  const TableMetadata md2 = t.md();
+  const TableView view2 = load_view(t.storage, md2).value();
+  const RollbackPlan plan2 = plan_rollback(md2, {}, t.now, &view2);
+  REQUIRE(plan2.rollbacks.size() == 1);
+  CHECK(plan2.rollbacks[0].instant == inflight);
+  REQUIRE(plan2.rollbacks[0].files.size() == 1);
+  CHECK(plan2.rollbacks[0].files[0].name == info.files[0].name);
+}
+
+TEST_CASE("issue 11: a multi-writer concurrency mode forces LAZY failed-write rollback") {
+  for (const std::string mode : {"OPTIMISTIC_CONCURRENCY_CONTROL", "NON_BLOCKING_CONCURRENCY_CONTROL",
+                                 "optimistic_concurrency_control"}) {
+    for (const std::string policy : {"EAGER", "NEVER", "LAZY"}) {
+      CAPTURE(mode);
+      CAPTURE(policy);
+      auto s = config::write_maintenance_from_properties(
+          {{"hoodie.write.concurrency.mode", mode}, {"hoodie.clean.failed.writes.policy", policy}});
+      REQUIRE(s.ok());
+      CHECK(s->rollback.policy == FailedWritesPolicy::lazy);
+      CHECK(s->failed_writes_policy() == FailedWritesPolicy::lazy);
+    }
+  }
+  auto single = config::write_maintenance_from_properties({{"hoodie.write.concurrency.mode", "SINGLE_WRITER"}});
+  REQUIRE(single.ok());
+  CHECK(single->rollback.policy == FailedWritesPolicy::eager);
+  auto bad = config::write_maintenance_from_properties({{"hoodie.write.concurrency.mode", "MANY"}});
+  REQUIRE_FALSE(bad.ok());
+  CHECK(std::string(message_of(bad.status())).starts_with("hoodie.write.concurrency.mode=MANY"));
+
+  // before_write under OCC with EAGER asked for in code: another writer's
+  // running commit (heartbeat alive) is not rolled back.
+  TestTable t;
+  t.commit({kA});
+  const Pending other = start_write(t, Slot{"p", "fo-0"});
+  const Pending starting = start_write(t, Slot{"p", "fc-0"});
+  REQUIRE(t.journal.heartbeat(other.instant, t.now).ok());
+  WriteMaintenance settings;
+  settings.rollback.policy = FailedWritesPolicy::eager;
+  settings.concurrency = ConcurrencyMode::optimistic;
+  settings.prewrite = PrewritePolicy::rollback_failed_writes;
+  auto r = before_write(t.storage, t.journal, default_cleaning(), settings, starting.instant, CleanContext{t.now, {}});
+  REQUIRE(r.ok());
+  CHECK(r->rollback.instants_rolled_back == 0);
+  CHECK(t.exists("p", other.info.files[0].name));
 }

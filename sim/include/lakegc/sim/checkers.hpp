@@ -230,11 +230,45 @@ struct KeptFiles {
 };
 
 template <CleaningPolicy P>
-KeptFiles convergence_model(const TableView& v, const CleanDecision& d, const P& policy,
+KeptFiles convergence_model(const TableView& v, const CleanDecision& decision, const P& policy,
                             const std::vector<InstantTime>& leases) {
-  const Retention& r = d.retention;
+  CleanDecision d = decision;
+  Retention& r = d.retention;
   const bool boundary = r.has_boundary;
   const bool versions = r.versions.has_value();
+  // Whether a guard other than savepoints keeps slice i of g.
+  auto other_guard = [&](const Partition& part, const FileGroup& g, std::span<const FileSlice> slices, std::size_t i) {
+    const FileSlice& s = slices[i];
+    if (d.guards.pending_table_services && g.pending_compaction_base && s.base_instant >= *g.pending_compaction_base) {
+      return true;
+    }
+    if (d.guards.reader_leases) {
+      for (const InstantTime& l : leases) {
+        if (g.replaced_by && *g.replaced_by <= l) continue;
+        if (lakegc::detail::slice_read_at(slices, l) == static_cast<std::ptrdiff_t>(i)) return true;
+      }
+    }
+    return static_cast<bool>(policy.user_guards_protect(SliceGuardContext{v, part, g, s}));
+  };
+  // The boundary never passes a replacecommit whose replaced files such a
+  // guard keeps (Hudi's archiver would archive it and revive the group).
+  for (bool moved = boundary; moved;) {
+    moved = false;
+    if (!r.ectr) break;
+    for (const Partition& part : v.partitions()) {
+      for (const FileGroup& g : v.groups_of(part)) {
+        if (!g.replaced_by || !(*g.replaced_by < *r.ectr)) continue;
+        const auto slices = v.slices_of(g);
+        for (std::size_t i = 0; i < slices.size(); ++i) {
+          if (other_guard(part, g, slices, i)) {
+            r.ectr = g.replaced_by;
+            moved = true;
+            break;
+          }
+        }
+      }
+    }
+  }
   KeptFiles out;
   for (const Partition& part : v.partitions()) {
     for (const FileGroup& g : v.groups_of(part)) {
@@ -247,16 +281,7 @@ KeptFiles convergence_model(const TableView& v, const CleanDecision& d, const P&
             if (v.is_savepointed(v.file_name(f))) return true;
           }
         }
-        if (d.guards.pending_table_services && g.pending_compaction_base && s.base_instant >= *g.pending_compaction_base) {
-          return true;
-        }
-        if (d.guards.reader_leases) {
-          for (const InstantTime& l : leases) {
-            if (g.replaced_by && *g.replaced_by <= l) continue;
-            if (lakegc::detail::slice_read_at(slices, l) == static_cast<std::ptrdiff_t>(i)) return true;
-          }
-        }
-        return static_cast<bool>(policy.user_guards_protect(SliceGuardContext{v, part, g, s}));
+        return other_guard(part, g, slices, i);
       };
       // Per slice: does the boundary rule keep it (as if the group were
       // live)? the version rule?
@@ -285,6 +310,7 @@ KeptFiles convergence_model(const TableView& v, const CleanDecision& d, const P&
       const bool replaced_goes =
           g.replaced_by && (!boundary || (r.ectr && *g.replaced_by < *r.ectr) || (versions && !r.keep_if_either));
       const bool replaced_waits = g.replaced_by && !replaced_goes;
+      bool any_newer_kept = false;
       for (std::size_t i = 0; i < slices.size(); ++i) {
         bool keep;
         if (boundary && versions) {
@@ -298,14 +324,21 @@ KeptFiles convergence_model(const TableView& v, const CleanDecision& d, const P&
         }
         if (replaced_goes) keep = false;
         const bool kept = keep || guarded(i);
-        if (!kept && !replaced_waits) continue;
+        // A layout-2 log whose slice is uncertain (its archived deltacommit's
+        // completion time unknown) may belong to this slice or any newer
+        // one: it stays while any of them stays.
+        any_newer_kept = any_newer_kept || kept;
         const FileSlice& s = slices[i];
-        std::vector<std::string> files;
-        if (s.base_file != kNoFile) files.push_back(v.file_path(part, s.base_file));
-        for (auto f : v.logs_of(s)) files.push_back(v.file_path(part, f));
-        for (auto& f : files) {
-          if (kept) out.required.insert(f);
+        auto keep_file = [&](std::string f, bool required) {
+          if (required) out.required.insert(f);
           out.allowed.insert(std::move(f));
+        };
+        if (kept || replaced_waits) {
+          if (s.base_file != kNoFile) keep_file(v.file_path(part, s.base_file), kept);
+        }
+        for (auto f : v.logs_of(s)) {
+          const bool log_kept = kept || (v.completion_unknown(f) && any_newer_kept);
+          if (log_kept || replaced_waits) keep_file(v.file_path(part, f), log_kept);
         }
       }
     }
@@ -446,12 +479,28 @@ inline void check_after_sweep(Table& t, const FileMap& removed, const Promise& p
 /// with cutoff `cutoff_ms` against `md`: every orphan at least that old is
 /// gone, except those the sweep leaves alone by design (plan_orphans.hpp):
 /// layout-1 log files (named by their slice's base instant) and files of
-/// instants older than the active timeline (a write that failed before the
-/// table's first surviving instant looks archived).
+/// instants older than the archive horizon (Timeline::archive_horizon: a
+/// write that failed before the table's first surviving write instant
+/// looks archived).
+///
+/// Nor a speculative duplicate whose named sibling the cleaner has deleted:
+/// it is then the only base file of its slice, Hudi's view reads it, and it
+/// is the cleaner's (the sweep keeps every file the view shows in a slice).
 inline void check_orphans_swept(Table& t, const TableMetadata& md, std::int64_t listed_ms, std::int64_t cutoff_ms) {
-  const auto start = md.timeline.start();
+  const auto start = md.timeline.archive_horizon();
   std::map<std::string, std::int64_t> mtimes;
   t.storage.for_each_file([&](const FileEntry& e) { mtimes.emplace(std::string(e.path), e.mtime_ms); });
+  std::set<std::string> in_slices;
+  if (auto view = load_view(t.storage, md); view.ok()) {
+    for (const Partition& p : view->partitions()) {
+      for (const FileGroup& g : view->groups_of(p)) {
+        for (const FileSlice& s : view->slices_of(g)) {
+          if (s.base_file != kNoFile) in_slices.insert(view->file_path(p, s.base_file));
+          for (auto f : view->logs_of(s)) in_slices.insert(view->file_path(p, f));
+        }
+      }
+    }
+  }
   for (const auto& [instant, paths] : t.oracle.orphans()) {
     if (!start || instant < *start) continue;
     for (const std::string& p : paths) {
@@ -460,6 +509,7 @@ inline void check_orphans_swept(Table& t, const TableMetadata& md, std::int64_t 
       const auto slash = p.rfind('/');
       const std::string_view name = slash == std::string::npos ? std::string_view(p) : std::string_view(p).substr(slash + 1);
       if (md.layout == TimelineLayout::v1 && parse_log_file_name(name).ok()) continue;
+      if (in_slices.contains(p)) continue;
       if (listed_ms - it->second < cutoff_ms) continue;
       t.violation(Invariant::I6_convergence, "sweeper", p, instant,
                   fmt::format("an orphan of write {} older than the cutoff ({} min) is left at quiescence", instant,

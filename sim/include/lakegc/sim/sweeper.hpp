@@ -90,6 +90,7 @@ class Sweeper {
     OrphanOptions options;
     options.older_than_ms = cutoff_ms();
     options.force = t_.swarm.sweeper.flaw == SweepFlaw::short_cutoff;
+    options.metadata_read_ms = begun_ms_;  // heartbeats as the snapshot saw them
     auto sweep = OrphanSweep::make(md, options, listed_ms);
     if (!sweep.ok() && !options.force && (t_.swarm.sweeper.tight || quiescent)) {
       ++t_.stats.sweeps_forced;
@@ -114,7 +115,12 @@ class Sweeper {
       t_.unexpected("sweeper", "list", st);
       return false;
     }
-    const OrphanPlan plan = std::move(*sweep).finish();
+    auto finished = std::move(*sweep).finish();
+    if (!finished.ok()) {
+      t_.unexpected("sweeper", "finish", finished.status());
+      return false;
+    }
+    const OrphanPlan plan = std::move(*finished);
 
     const FileMap before = t_.data_files();
     auto outcome = delete_orphans(t_.storage, plan);

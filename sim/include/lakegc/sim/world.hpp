@@ -87,7 +87,13 @@ class World {
   bool archive() { return table.swarm.archiver && archiver.run(); }
   /// The orphan sweep's two phases: the metadata snapshot, then (a listing
   /// duration later) list, plan and delete.
-  bool sweep_begin() { return table.swarm.sweeper.on && sweeper.begin(); }
+  /// The sweep's metadata snapshot sees the heartbeats live writers keep
+  /// beating (Writers::beat_live), as a real sweep would.
+  bool sweep_begin() {
+    if (!table.swarm.sweeper.on) return false;
+    writers.beat_live();
+    return sweeper.begin();
+  }
   bool sweep_finish() { return sweeper.finish(); }
   bool arm_fault() { return faults.arm(); }
   /// Moves virtual time forward (drivers without a scheduler).

@@ -258,6 +258,19 @@ class Writers {
     return true;
   }
 
+  /// Live writers beat continuously (Hudi's heartbeat thread): refreshes
+  /// the heartbeat of every write in flight; a crashed writer's beat has
+  /// stopped. Returns whether any write is in flight.
+  bool beat_live() {
+    bool any = false;
+    for (const auto& s : slots_) {
+      if (!s) continue;
+      any = true;
+      (void)t_.journal.heartbeat(s->instant, t_.now());
+    }
+    return any;
+  }
+
   /// Failed-write rollback with the library's planner and executor
   /// (plan_rollback, execute_rollback), as Hudi runs it before a write:
   /// LAZY, so only writes whose last heartbeat is more than `age_ms` old
@@ -267,12 +280,7 @@ class Writers {
   /// every writer idle (the liveness phase), EAGER: every pending write.
   /// I3 checks what it deleted: never a file of a live write.
   void rollback_expired(std::int64_t age_ms) {
-    bool idle = true;
-    for (const auto& s : slots_) {
-      if (!s) continue;
-      idle = false;
-      (void)t_.journal.heartbeat(s->instant, t_.now());
-    }
+    const bool idle = !beat_live();
     auto md = t_.load();
     if (!md.ok()) {
       t_.unexpected("rollback", "journal.load", md.status());
