@@ -295,6 +295,7 @@ StatusOr<CleanPlan> plan_clean(const TableView& v, const TableMetadata& md, cons
       }
     }
     const auto& ectr = d.retention.ectr;
+    if (!d.retention.clamp_to_guarded_replaces) break;  // only the simulator's canary turns this off
     if (!guarded_replace || !d.retention.has_boundary || !ectr || !(*guarded_replace < *ectr)) break;
     d.retention.ectr = guarded_replace;
   }

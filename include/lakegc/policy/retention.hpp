@@ -72,6 +72,12 @@ struct Retention {
   /// pre-0.14.1 KEEP_LATEST_BY_HOURS bug (Hudi issue 8584), which the
   /// simulator's canaries use to prove their checkers can fail.
   bool keep_newest_before_boundary = true;
+  /// Keep the boundary from passing a replacecommit whose replaced files a
+  /// guard other than savepoints kept (plan_clean). Always true for
+  /// lakegc's rules; false is the simulator's canary for it: a boundary
+  /// past such a replacecommit lets Hudi's archiver archive it, and the
+  /// replaced group reads as live again.
+  bool clamp_to_guarded_replaces = true;
 };
 
 template <typename R>
@@ -208,6 +214,7 @@ inline Retention combine(const Retention& a, const Retention& b, bool either) {
   Retention r;
   r.keep_if_either = either;
   r.keep_newest_before_boundary = a.keep_newest_before_boundary && b.keep_newest_before_boundary;
+  r.clamp_to_guarded_replaces = a.clamp_to_guarded_replaces && b.clamp_to_guarded_replaces;
   r.has_boundary = a.has_boundary || b.has_boundary;
   if (a.has_boundary && b.has_boundary) {
     if (either) {
