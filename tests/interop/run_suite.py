@@ -1,0 +1,739 @@
+#!/usr/bin/env python3
+"""The interop suite: real Apache Hudi (tests/interop/hudi) judges lakegc.
+
+    run_suite.py --lakegc PATH [--seeds SPEC] [--work DIR] [--keep] [--checks LIST]
+
+For a set of seeds x (table version, table type, metadata table) it has Hudi
+generate real tables (one JVM for everything: `hudi batch -`, fed line by
+line), then checks
+
+  view      `lakegc inspect --json` == `hudi view` (partitions, file groups,
+            slices, replaced groups, pending compaction, uncommitted files, and
+            the timeline), at the latest instant and --as-of a few instants;
+  clean     `lakegc plan clean --json` == `hudi plan-clean` over a grid of
+            settings (three policies, retained counts, incremental on/off,
+            max.commits.to.clean, partition filters, empty-clean interval), the
+            same --now given to both;
+  orphans   `lakegc orphans --json --older-than 0s --force` lists no file that
+            any `hudi view` (storage and metadata-table listing, latest and
+            every as-of) shows in a slice;
+  readback  `hudi baseline` / `hudi verify` / `hudi continue` on a table, and on
+            a damaged copy verify must fail;
+  selftest  every comparator reports a deliberately altered answer.
+
+Any difference fails the suite, printed with the table, the seed and the
+commands that reproduce it. Differences listed in known_differences.json are
+reported loudly as KNOWN and do not fail the suite (they are bugs to fix and
+remove from that file one by one).
+
+The default run (8 tables) fits in 15 minutes on 2 cores. A longer sweep:
+LAKEGC_INTEROP_SEEDS=20 (20 seeds over all 12 version/type/MDT combinations)
+or --seeds 1-40. Stdlib only.
+"""
+
+import argparse
+import itertools
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# (table version, type, metadata table) of the default run, one seed each.
+DEFAULT_MATRIX = [
+    (6, "COW", "off"), (6, "MOR", "on"), (8, "MOR", "off"), (9, "COW", "on"),
+    (9, "MOR", "off"), (9, "MOR", "on"), (6, "MOR", "off"), (8, "COW", "on"),
+]
+ALL_COMBOS = [(v, t, m) for v in (6, 8, 9) for t in ("COW", "MOR") for m in ("off", "on")]
+
+CHECKS = ("selftest", "view", "clean", "orphans", "readback")
+
+
+# ----------------------------------------------------------------------------- utils
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def shell_join(args):
+    out = []
+    for a in args:
+        a = str(a)
+        out.append(a if re.fullmatch(r"[A-Za-z0-9_./=:,+@%-]+", a) else "'" + a.replace("'", "'\\''") + "'")
+    return " ".join(out)
+
+
+class Hudi:
+    """One harness JVM running `hudi batch -`, fed one command at a time."""
+
+    def __init__(self, launcher, stderr_path, env):
+        self.launcher = launcher
+        self.err = open(stderr_path, "a")
+        self.proc = subprocess.Popen([launcher, "batch", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self.err, text=True, env=env, bufsize=1)
+        self.calls = 0
+        self.ms = 0
+
+    def __call__(self, *args):
+        args = [str(a) for a in args]
+        self.proc.stdin.write(json.dumps(args) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the hudi harness JVM died (see %s); last command: hudi %s"
+                               % (self.err.name, shell_join(args)))
+        r = json.loads(line)
+        self.calls += 1
+        self.ms += r.get("ms", 0)
+        return r
+
+    def close(self):
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=120)
+        except Exception:
+            self.proc.kill()
+        self.err.close()
+
+
+def run_lakegc(lakegc, args, env):
+    p = subprocess.run([lakegc] + [str(a) for a in args], capture_output=True, text=True, env=env)
+    out = None
+    if p.stdout.strip():
+        try:
+            out = json.loads(p.stdout)
+        except ValueError:
+            out = None
+    return p.returncode, out, p.stderr.strip()
+
+
+# ----------------------------------------------------------------------------- comparators
+
+def norm_partitions(parts):
+    """The comparable content of a `partitions` array. Order of partitions,
+    file groups and log files within a slice is not part of the comparison
+    (lakegc lists log files oldest first, Hudi's FileSlice newest first);
+    slices stay newest first (both order them by base instant)."""
+    out = {}
+    for p in parts or []:
+        groups = {}
+        for g in p.get("file_groups", []):
+            slices = [(s.get("base_instant"), s.get("base_file"), tuple(sorted(s.get("log_files", []))),
+                       s.get("size_bytes")) for s in g.get("slices", [])]
+            groups[g["file_id"]] = {"replaced_by": g.get("replaced_by"),
+                                    "pending_compaction_base": g.get("pending_compaction_base"),
+                                    "slices": slices}
+        out[p["path"]] = {"commit_time": p.get("commit_time"), "groups": groups,
+                          "uncommitted": sorted(p.get("uncommitted_files", []))}
+    return out
+
+
+def diff_views(lake_parts, hudi_parts):
+    """Differences between two `partitions` arrays, as readable lines."""
+    a, b = norm_partitions(lake_parts), norm_partitions(hudi_parts)
+    d = []
+    for path in sorted(set(a) | set(b)):
+        if path not in b:
+            d.append("partition %r: only lakegc lists it" % path)
+            continue
+        if path not in a:
+            d.append("partition %r: only Hudi lists it" % path)
+            continue
+        pa, pb = a[path], b[path]
+        if pa["commit_time"] != pb["commit_time"]:
+            d.append("partition %r: commit_time lakegc %s, Hudi %s" % (path, pa["commit_time"], pb["commit_time"]))
+        for fid in sorted(set(pa["groups"]) | set(pb["groups"])):
+            ga, gb = pa["groups"].get(fid), pb["groups"].get(fid)
+            where = "partition %r file group %s" % (path, fid)
+            if gb is None:
+                d.append("%s: only lakegc lists it (slices %s)" % (where, [s[0] for s in ga["slices"]]))
+                continue
+            if ga is None:
+                d.append("%s: only Hudi lists it (slices %s)" % (where, [s[0] for s in gb["slices"]]))
+                continue
+            for k in ("replaced_by", "pending_compaction_base"):
+                if ga[k] != gb[k]:
+                    d.append("%s: %s lakegc %s, Hudi %s" % (where, k, ga[k], gb[k]))
+            if ga["slices"] != gb["slices"]:
+                sa = {s[0]: s for s in ga["slices"]}
+                sb = {s[0]: s for s in gb["slices"]}
+                for inst in sorted(set(sa) | set(sb), reverse=True):
+                    x, y = sa.get(inst), sb.get(inst)
+                    if x == y:
+                        continue
+                    if y is None:
+                        d.append("%s: slice %s only in lakegc (base %s, logs %s)" % (where, inst, x[1], list(x[2])))
+                    elif x is None:
+                        d.append("%s: slice %s only in Hudi (base %s, logs %s)" % (where, inst, y[1], list(y[2])))
+                    else:
+                        for i, name in ((1, "base_file"), (3, "size_bytes")):
+                            if x[i] != y[i]:
+                                d.append("%s: slice %s %s lakegc %s, Hudi %s" % (where, inst, name, x[i], y[i]))
+                        if x[2] != y[2]:
+                            d.append("%s: slice %s log files: only lakegc %s, only Hudi %s"
+                                     % (where, inst, sorted(set(x[2]) - set(y[2])), sorted(set(y[2]) - set(x[2]))))
+                if [s[0] for s in ga["slices"]] != [s[0] for s in gb["slices"]] and set(sa) == set(sb):
+                    d.append("%s: slice order lakegc %s, Hudi %s" % (where, [s[0] for s in ga["slices"]],
+                                                                  [s[0] for s in gb["slices"]]))
+        ua, ub = set(pa["uncommitted"]), set(pb["uncommitted"])
+        if ua != ub:
+            d.append("partition %r: uncommitted files only lakegc %s, only Hudi %s"
+                     % (path, sorted(ua - ub), sorted(ub - ua)))
+    return d
+
+
+def diff_timelines(lake_tl, hudi_tl, layout):
+    def norm(tl):
+        out = {}
+        for i in tl or []:
+            completed = i.get("completed") if layout == 2 else None
+            out[(i["requested"], i["action"])] = (i["state"], completed)
+        return out
+    a, b = norm(lake_tl), norm(hudi_tl)
+    d = []
+    for k in sorted(set(a) | set(b)):
+        if k not in b:
+            d.append("timeline: %s.%s (%s) only in lakegc" % (k[0], k[1], a[k][0]))
+        elif k not in a:
+            d.append("timeline: %s.%s (%s) only in Hudi" % (k[0], k[1], b[k][0]))
+        elif a[k] != b[k]:
+            d.append("timeline: %s.%s lakegc %s, Hudi %s" % (k[0], k[1], a[k], b[k]))
+    return d
+
+
+def norm_plan(p):
+    if p is None:
+        return None
+    files = {}
+    for part, paths in (p.get("filePathsToBeDeletedPerPartition") or {}).items():
+        if paths:
+            files[part] = sorted(paths)
+    return {"earliestInstantToRetain": p.get("earliestInstantToRetain"),
+            "lastCompletedCommitTimestamp": p.get("lastCompletedCommitTimestamp") or "",
+            "policy": p.get("policy"),
+            "files": files,
+            "partitionsToBeDeleted": sorted(p.get("partitionsToBeDeleted") or []),
+            "extraMetadata": dict(p.get("extraMetadata") or {})}
+
+
+def diff_plans(lake_plan, hudi_result):
+    """lake_plan: the `plan` object of lakegc; hudi_result: `hudi plan-clean` output."""
+    a = norm_plan(lake_plan)
+    hp = hudi_result.get("plan")
+    d = []
+    if a is None:
+        return ["lakegc printed no plan"]
+    if hp is None:
+        # Hudi schedules nothing: lakegc must plan nothing either.
+        if a["files"]:
+            n = sum(len(v) for v in a["files"].values())
+            d.append("Hudi schedules no clean; lakegc deletes %d file(s): %s" % (n, sorted(itertools.chain(*a["files"].values()))[:8]))
+        if a["partitionsToBeDeleted"]:
+            d.append("Hudi schedules no clean; lakegc deletes partitions %s" % a["partitionsToBeDeleted"])
+        un = (hudi_result.get("unscheduled") or {}).get("plan")
+        if un is not None:
+            b = norm_plan(un)
+            for k in ("earliestInstantToRetain", "lastCompletedCommitTimestamp"):
+                if a[k] != b[k]:
+                    d.append("%s lakegc %s, Hudi (its plan without work) %s" % (k, a[k], b[k]))
+        return d
+    b = norm_plan(hp)
+    for k in ("earliestInstantToRetain", "lastCompletedCommitTimestamp", "policy"):
+        if a[k] != b[k]:
+            d.append("%s lakegc %s, Hudi %s" % (k, a[k], b[k]))
+    fa = set(itertools.chain(*a["files"].values()))
+    fb = set(itertools.chain(*b["files"].values()))
+    if fa - fb:
+        d.append("files only lakegc deletes (Hudi keeps): %s" % sorted(fa - fb))
+    if fb - fa:
+        d.append("files only Hudi deletes (lakegc keeps): %s" % sorted(fb - fa))
+    if fa == fb and a["files"] != b["files"]:
+        d.append("files grouped under different partitions: lakegc %s, Hudi %s" % (sorted(a["files"]), sorted(b["files"])))
+    if a["partitionsToBeDeleted"] != b["partitionsToBeDeleted"]:
+        d.append("partitionsToBeDeleted lakegc %s, Hudi %s" % (a["partitionsToBeDeleted"], b["partitionsToBeDeleted"]))
+    if a["extraMetadata"] != b["extraMetadata"]:
+        d.append("extraMetadata lakegc %s, Hudi %s" % (a["extraMetadata"], b["extraMetadata"]))
+    return d
+
+
+def files_shown(view):
+    """Every file name `hudi view` shows in a slice, by partition path."""
+    out = set()
+    for p in view.get("partitions", []):
+        for g in p.get("file_groups", []):
+            for s in g.get("slices", []):
+                if s.get("base_file"):
+                    out.add(join(p["path"], s["base_file"]))
+                for l in s.get("log_files", []):
+                    out.add(join(p["path"], l))
+    return out
+
+
+def join(part, name):
+    return name if not part else part + "/" + name
+
+
+def diff_orphans(orphans_json, shown):
+    d = []
+    for kind in ("orphans", "too_young"):
+        for f in orphans_json.get(kind, []):
+            path = f["path"]
+            if path in shown:
+                d.append("lakegc orphans lists %s (%s) but Hudi's view shows it in a slice" % (path, kind))
+    return d
+
+
+# ----------------------------------------------------------------------------- known differences
+
+class Known:
+    def __init__(self, path):
+        self.path = path
+        self.entries = []
+        if os.path.exists(path):
+            with open(path) as f:
+                data = json.load(f)
+            for e in data.get("differences", []):
+                e["_re"] = re.compile(e["match"])
+                e["_hits"] = 0
+                self.entries.append(e)
+
+    def match(self, check, text):
+        for e in self.entries:
+            if e["check"] == check and e["_re"].search(text):
+                e["_hits"] += 1
+                return e
+        return None
+
+
+# ----------------------------------------------------------------------------- the suite
+
+class Suite:
+    def __init__(self, opts):
+        self.o = opts
+        self.env = dict(os.environ)
+        self.env["TZ"] = opts.tz
+        self.known = Known(os.path.join(HERE, "known_differences.json"))
+        self.failures = []   # (check, table, text, repro)
+        self.known_hits = []
+        self.counts = {}
+        self.tables = []     # dicts: seed, dir, gen args, generate result
+
+    # -- reporting
+    def diff(self, check, table, texts, repro):
+        self.counts.setdefault(check, [0, 0])
+        self.counts[check][0] += 1
+        if not texts:
+            return
+        self.counts[check][1] += 1
+        for t in texts:
+            k = self.known.match(check, t)
+            if k:
+                self.known_hits.append((check, table, t, k["id"]))
+            else:
+                self.failures.append((check, table, t, repro))
+                if len([f for f in self.failures if f[0] == check and f[1] == table]) <= 6:
+                    log("  DIFF [%s] %s: %s" % (check, table["name"] if table else "-", t))
+
+    def repro(self, table, *cmds):
+        lines = []
+        if table:
+            lines.append("tests/interop/hudi " + shell_join(table["gen_args"]) + "   # timing-dependent; the seed fixes the scenario")
+        lines += [shell_join(c) for c in cmds]
+        return lines
+
+    # -- phases
+    def generate(self, hudi):
+        work = self.o.work
+        for seed, (v, t, m) in self.o.tables:
+            name = "s%d_v%d_%s_mdt%s" % (seed, v, t.lower(), m)
+            d = os.path.join(work, name)
+            args = ["generate", "--seed", seed, "--out", d, "--table-version", v, "--type", t, "--mdt", m]
+            t0 = time.time()
+            r = hudi(*args)
+            if r["exit"] != 0:
+                self.failures.append(("generate", {"name": name}, "generate failed: %s" % r.get("error"),
+                                      ["tests/interop/hudi " + shell_join(args)]))
+                log("  FAIL generate %s: %s" % (name, r.get("error")))
+                continue
+            g = r["result"]
+            tb = {"name": name, "seed": seed, "dir": d, "gen_args": [str(a) for a in args], "gen": g,
+                  "version": v, "type": t, "mdt": m}
+            self.tables.append(tb)
+            ops = [o["op"] + ("" if o.get("ok") else "!") for o in g["ops"]]
+            log("  %s: %d ops in %.0fs (%s)%s" % (name, len(ops), time.time() - t0, " ".join(ops),
+                                                 "; Hudi errors: %s" % g["errors"] if g["errors"] else ""))
+
+    def ldir(self, tb):
+        """The directory lakegc reads: the table, or the copy made when lakegc
+        refused the table for the marker checksum files a local (Hadoop
+        ChecksumFileSystem) write leaves; that refusal is reported as a
+        difference of its own, the other checks still run."""
+        return tb.get("ldir", tb["dir"])
+
+    def lake_inspect(self, tb, as_of=None):
+        args = ["inspect", self.ldir(tb), "--json"] + (["--as-of", as_of] if as_of else [])
+        rc, out, err = run_lakegc(self.o.lakegc, args, self.env)
+        return rc, out, err, [self.o.lakegc] + args
+
+    def check_view(self, hudi, tb):
+        rc, latest, err, cmd = self.lake_inspect(tb)
+        if rc != 0 and re.search(r"\.hoodie/\.temp/.*\.crc", err):
+            self.diff("view", tb, ["lakegc refuses the table: %s" % err], self.repro(tb, cmd))
+            copy = tb["dir"] + ".lakegc"
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(tb["dir"], copy, symlinks=True)
+            for root, _, files in os.walk(os.path.join(copy, ".hoodie", ".temp")):
+                for f in files:
+                    if f.endswith(".crc"):
+                        os.remove(os.path.join(root, f))
+            tb["ldir"] = copy
+            log("  %s: lakegc reads a copy without .hoodie/.temp/**/*.crc from here on" % tb["name"])
+            rc, latest, err, cmd = self.lake_inspect(tb)
+        if rc != 0 or latest is None:
+            self.diff("view", tb, ["lakegc inspect failed (exit %d): %s" % (rc, err)], self.repro(tb, cmd))
+            return
+        tb["lake_inspect"] = latest
+        layout = latest["table"]["timeline_layout"]
+        commits = [i["requested"] for i in latest["timeline"]
+                   if i["state"] == "completed" and i["action"] in ("commit", "deltacommit", "replacecommit")]
+        picks = sorted(set([commits[0], commits[len(commits) // 2], commits[-2]] if len(commits) >= 3 else commits))
+        tb["views"] = []
+        for as_of in [None] + picks[: self.o.as_of]:
+            if as_of is None:
+                lake = latest
+                lcmd = cmd
+            else:
+                rc, lake, err, lcmd = self.lake_inspect(tb, as_of)
+                if rc != 0 or lake is None:
+                    self.diff("view", tb, ["lakegc inspect --as-of %s failed (exit %d): %s" % (as_of, rc, err)],
+                              self.repro(tb, lcmd))
+                    continue
+            hargs = ["view", tb["dir"]] + (["--as-of", as_of] if as_of else [])
+            h = hudi(*hargs)
+            if h["exit"] != 0:
+                self.diff("view", tb, ["hudi view failed: %s" % h.get("error")], self.repro(tb, ["tests/interop/hudi"] + hargs))
+                continue
+            tb["views"].append(h["result"])
+            where = " (as of %s)" % as_of if as_of else ""
+            texts = [t + where for t in diff_views(lake["partitions"], h["result"]["partitions"])]
+            texts += [t + where for t in diff_timelines(lake["timeline"], h["result"]["timeline"], layout)]
+            self.diff("view", tb, texts, self.repro(tb, lcmd, ["tests/interop/hudi"] + hargs))
+        if tb["mdt"] == "on":
+            h = hudi("view", tb["dir"], "--listing", "metadata")
+            if h["exit"] == 0:
+                tb["views"].append(h["result"])
+                texts = ["metadata-table listing: " + t for t in diff_views(latest["partitions"], h["result"]["partitions"])]
+                self.diff("view", tb, texts, self.repro(tb, cmd, ["tests/interop/hudi", "view", tb["dir"], "--listing", "metadata"]))
+            else:
+                self.diff("view", tb, ["hudi view --listing metadata failed: %s" % h.get("error")], self.repro(tb))
+
+    def clean_grid(self, tb):
+        """Settings for plan-clean, each a list of k=v, chosen for this table."""
+        parts = [p["path"] for p in tb["lake_inspect"]["partitions"]] if tb.get("lake_inspect") else []
+        grid = []
+        for n in (1, 2, 3, 5, 10):
+            grid.append(["hoodie.clean.policy=KEEP_LATEST_COMMITS", "hoodie.clean.commits.retained=%d" % n])
+        for n in (1, 3):
+            grid.append(["hoodie.clean.policy=KEEP_LATEST_COMMITS", "hoodie.clean.commits.retained=%d" % n,
+                         "hoodie.clean.incremental.enabled=false"])
+        for n in (1, 2, 3):
+            grid.append(["hoodie.clean.policy=KEEP_LATEST_FILE_VERSIONS", "hoodie.clean.fileversions.retained=%d" % n])
+        for h in (1, 4, 12, 36):
+            grid.append(["hoodie.clean.policy=KEEP_LATEST_BY_HOURS", "hoodie.clean.hours.retained=%d" % h])
+        grid.append(["hoodie.clean.policy=KEEP_LATEST_BY_HOURS", "hoodie.clean.hours.retained=6",
+                     "hoodie.clean.incremental.enabled=false"])
+        for m in (1, 2):
+            grid.append(["hoodie.clean.policy=KEEP_LATEST_COMMITS", "hoodie.clean.commits.retained=1",
+                         "hoodie.clean.max.commits.to.clean=%d" % m])
+        if len(parts) >= 2 and parts[0]:
+            grid.append(["hoodie.clean.commits.retained=1", "hoodie.clean.incremental.enabled=false",
+                         "hoodie.clean.partition.filter.selected=%s" % parts[0]])
+            grid.append(["hoodie.clean.commits.retained=2", "hoodie.clean.incremental.enabled=false",
+                         "hoodie.clean.partition.filter.regex=%s" % re.escape(parts[-1])])
+        grid.append(["hoodie.clean.commits.retained=30", "hoodie.write.empty.clean.interval.hours=1"])
+        grid.append(["hoodie.clean.commits.retained=1", "hoodie.write.empty.clean.interval.hours=1"])
+        return grid
+
+    def plan_now(self, tb):
+        """One "now" per table: an hour after its last instant (virtual time)."""
+        last = max(i["requested"] for i in tb["lake_inspect"]["timeline"]) if tb.get("lake_inspect") else None
+        if not last:
+            return None
+        import datetime
+        t = datetime.datetime.strptime(last[:14], "%Y%m%d%H%M%S") + datetime.timedelta(hours=1)
+        return t.strftime("%Y%m%d%H%M%S") + last[14:17]
+
+    def check_clean(self, hudi, tb):
+        if not tb.get("lake_inspect"):
+            return
+        now = self.plan_now(tb)
+        for conf in self.clean_grid(tb):
+            cargs = list(itertools.chain(*[["--conf", c] for c in conf]))
+            largs = ["plan", "clean", self.ldir(tb), "--json", "--now", now] + cargs
+            hargs = ["plan-clean", tb["dir"], "--now", now] + cargs
+            repro = self.repro(tb, [self.o.lakegc] + largs, ["tests/interop/hudi"] + hargs)
+            rc, lake, err = run_lakegc(self.o.lakegc, largs, self.env)
+            h = hudi(*hargs)
+            label = " [%s]" % " ".join(conf)
+            if h["exit"] != 0:
+                self.diff("clean", tb, ["hudi plan-clean failed%s: %s" % (label, h.get("error"))], repro)
+                continue
+            if rc != 0 or lake is None:
+                self.diff("clean", tb, ["lakegc plan clean failed (exit %d)%s: %s" % (rc, label, err)], repro)
+                continue
+            self.diff("clean", tb, [t + label for t in diff_plans(lake.get("plan"), h["result"])], repro)
+
+    def check_orphans(self, hudi, tb):
+        shown = set()
+        for v in tb.get("views", []):
+            shown |= files_shown(v)
+        # every completed write instant as well ("any retained one")
+        for i in (tb.get("lake_inspect") or {}).get("timeline", []):
+            if i["state"] == "completed" and i["action"] in ("commit", "deltacommit", "replacecommit"):
+                h = hudi("view", tb["dir"], "--as-of", i["requested"])
+                if h["exit"] == 0:
+                    shown |= files_shown(h["result"])
+        args = ["orphans", self.ldir(tb), "--json", "--older-than", "0s", "--force"]
+        rc, out, err = run_lakegc(self.o.lakegc, args, self.env)
+        repro = self.repro(tb, [self.o.lakegc] + args, ["tests/interop/hudi", "view", tb["dir"]])
+        if out is None or rc not in (0, 1):
+            self.diff("orphans", tb, ["lakegc orphans failed (exit %d): %s" % (rc, err)], repro)
+            return
+        strays = tb["gen"].get("strays", [])
+        listed = [f["path"] for f in out.get("orphans", []) + out.get("too_young", [])]
+        tb["orphans_listed"] = listed
+        self.diff("orphans", tb, diff_orphans(out, shown), repro)
+        log("  %s: lakegc lists %d orphan(s) (%d planted strays, %d failed writes)%s"
+            % (tb["name"], len(listed), len(strays), len(tb["gen"].get("failed_writes", [])),
+               "; guards: %s" % out["guards"] if out.get("guards") else ""))
+
+    def check_readback(self, hudi):
+        cands = [t for t in self.tables if t.get("lake_inspect")]
+        if not cands:
+            return
+        for tb in cands[: self.o.readback]:
+            base = os.path.join(self.o.work, tb["name"] + ".baseline.json")
+            r = hudi("baseline", tb["dir"])
+            repro = self.repro(tb, ["tests/interop/hudi", "baseline", tb["dir"]])
+            if r["exit"] != 0:
+                self.diff("readback", tb, ["hudi baseline failed: %s" % r.get("error")], repro)
+                continue
+            with open(base, "w") as f:
+                json.dump(r["result"], f)
+            promised = ",".join(sorted(r["result"].get("as_of", {}))[-3:])
+            v = hudi("verify", tb["dir"], "--baseline", base, "--promised", promised)
+            self.diff("readback", tb, [] if v["exit"] == 0 else
+                      ["hudi verify of the untouched table failed: %s" % (v.get("error") or v["result"].get("differences"))],
+                      self.repro(tb, ["tests/interop/hudi", "verify", tb["dir"], "--baseline", base, "--promised", promised]))
+            # self-test: a copy with one file of the latest snapshot gone must fail verify
+            dmg = tb["dir"] + ".damaged"
+            shutil.rmtree(dmg, ignore_errors=True)
+            shutil.copytree(tb["dir"], dmg, symlinks=True)
+            victim = None
+            for p in tb["lake_inspect"]["partitions"]:
+                for g in p["file_groups"]:
+                    if g["replaced_by"] is None and g["slices"] and g["slices"][0]["base_file"]:
+                        victim = os.path.join(dmg, p["path"], g["slices"][0]["base_file"])
+                        break
+                if victim:
+                    break
+            if victim:
+                os.remove(victim)
+                v = hudi("verify", dmg, "--baseline", base)
+                self.counts.setdefault("selftest", [0, 0])
+                self.counts["selftest"][0] += 1
+                if v["exit"] == 0:
+                    self.failures.append(("selftest", tb, "hudi verify passed on a copy without %s" % victim, []))
+                    log("  FAIL selftest: verify passed on a damaged copy")
+            shutil.rmtree(dmg, ignore_errors=True)
+            c = hudi("continue", tb["dir"], "--commits", 2)
+            self.diff("readback", tb, [] if c["exit"] == 0 else ["hudi continue failed: %s" % c.get("error")],
+                      self.repro(tb, ["tests/interop/hudi", "continue", tb["dir"], "--commits", "2"]))
+
+    def selftest(self):
+        """Every comparator must report an altered answer."""
+        fails = []
+        view = [{"path": "p", "commit_time": "1", "file_groups": [
+            {"file_id": "f", "replaced_by": None, "pending_compaction_base": None,
+             "slices": [{"base_instant": "2", "base_file": "f_0-1-2_2.parquet", "log_files": [".f_2.log.1_0-1-2"],
+                         "size_bytes": 10}]}], "uncommitted_files": ["x_0-1-2_3.parquet"]}]
+        if diff_views(view, view):
+            fails.append("diff_views reports a difference between equal views")
+        for mutate in (lambda v: v[0]["file_groups"][0]["slices"][0].update(base_file="g.parquet"),
+                       lambda v: v[0]["file_groups"][0]["slices"][0]["log_files"].append(".f_3.log.1_0-1-2"),
+                       lambda v: v[0]["file_groups"][0].update(replaced_by="5"),
+                       lambda v: v[0]["file_groups"][0].update(pending_compaction_base="2"),
+                       lambda v: v[0]["uncommitted_files"].clear(),
+                       lambda v: v[0]["file_groups"].clear(),
+                       lambda v: v[0].update(commit_time="0")):
+            other = json.loads(json.dumps(view))
+            mutate(other)
+            if not diff_views(view, other):
+                fails.append("diff_views misses an altered view: %s" % json.dumps(other))
+        tl = [{"requested": "1", "completed": "2", "action": "commit", "state": "completed"}]
+        if not diff_timelines(tl, [dict(tl[0], state="inflight")], 2):
+            fails.append("diff_timelines misses an altered state")
+        plan = {"earliestInstantToRetain": "3", "lastCompletedCommitTimestamp": "4", "policy": "KEEP_LATEST_COMMITS",
+                "filePathsToBeDeletedPerPartition": {"p": ["p/a.parquet"]}, "partitionsToBeDeleted": [],
+                "extraMetadata": {}}
+        if diff_plans(plan, {"plan": plan}):
+            fails.append("diff_plans reports a difference between equal plans")
+        for mutate in (lambda p: p.update(earliestInstantToRetain="2"),
+                       lambda p: p["filePathsToBeDeletedPerPartition"]["p"].append("p/b.parquet"),
+                       lambda p: p["filePathsToBeDeletedPerPartition"].clear(),
+                       lambda p: p.update(partitionsToBeDeleted=["p"]),
+                       lambda p: p.update(extraMetadata={"savepointed_timestamps": "1"})):
+            other = json.loads(json.dumps(plan))
+            mutate(other)
+            if not diff_plans(plan, {"plan": other}):
+                fails.append("diff_plans misses an altered plan: %s" % json.dumps(other))
+        if not diff_plans(plan, {"plan": None}):
+            fails.append("diff_plans misses files when Hudi schedules nothing")
+        if not diff_orphans({"orphans": [{"path": "p/f_0-1-2_2.parquet"}]}, files_shown({"partitions": view})):
+            fails.append("diff_orphans misses an orphan that Hudi's view shows")
+        self.counts["selftest"] = [1, 1 if fails else 0]
+        for f in fails:
+            self.failures.append(("selftest", None, f, []))
+            log("  FAIL selftest: " + f)
+        return not fails
+
+    def run(self):
+        t_start = time.time()
+        checks = self.o.checks
+        if "selftest" in checks:
+            log("== selftest: the comparators report altered answers")
+            self.selftest()
+        hudi = Hudi(self.o.hudi, os.path.join(self.o.work, "hudi-harness.log"), self.env)
+        try:
+            log("== generating %d table(s) with Hudi 1.2 (one JVM; harness log %s)"
+                % (len(self.o.tables), os.path.join(self.o.work, "hudi-harness.log")))
+            t0 = time.time()
+            self.generate(hudi)
+            log("   generated in %.0fs" % (time.time() - t0))
+            phases = [("view", self.check_view), ("clean", self.check_clean), ("orphans", self.check_orphans)]
+            for name, fn in phases:
+                if name not in checks and not (name == "view" and ({"clean", "orphans", "readback"} & set(checks))):
+                    continue
+                t0 = time.time()
+                log("== %s" % name)
+                for tb in self.tables:
+                    try:
+                        fn(hudi, tb)
+                    except RuntimeError as e:
+                        self.failures.append((name, tb, str(e), []))
+                        log("  FAIL %s %s: %s" % (name, tb["name"], e))
+                        raise
+                log("   %s done in %.0fs" % (name, time.time() - t0))
+            if "readback" in checks:
+                t0 = time.time()
+                log("== readback: baseline, verify, damaged copy, continue")
+                self.check_readback(hudi)
+                log("   readback done in %.0fs" % (time.time() - t0))
+        finally:
+            hudi.close()
+        return self.report(time.time() - t_start, hudi)
+
+    def report(self, seconds, hudi):
+        log("")
+        log("== summary (%.0fs; %d harness calls, %.0fs inside the harness)" % (seconds, hudi.calls, hudi.ms / 1000))
+        for c, (n, bad) in sorted(self.counts.items()):
+            log("  %-9s %4d comparison(s), %d with differences" % (c, n, bad))
+        if self.known_hits:
+            log("")
+            log("KNOWN DIFFERENCES (listed in tests/interop/known_differences.json; fix and remove them):")
+            by_id = {}
+            for check, tb, text, kid in self.known_hits:
+                by_id.setdefault(kid, []).append((tb["name"] if tb else "-", text))
+            for kid, hits in sorted(by_id.items()):
+                e = [x for x in self.known.entries if x["id"] == kid][0]
+                log("  KNOWN %s (%d hit(s)): %s" % (kid, len(hits), e["reason"]))
+                for name, text in hits[:3]:
+                    log("      e.g. %s: %s" % (name, text[:300]))
+        if self.failures:
+            log("")
+            log("FAILED: %d difference(s)" % len(self.failures))
+            shown = 0
+            for check, tb, text, repro in self.failures:
+                shown += 1
+                if shown > self.o.max_report:
+                    log("  ... and %d more" % (len(self.failures) - self.o.max_report))
+                    break
+                log("- [%s] %s%s" % (check, "%s (seed %s): " % (tb["name"], tb.get("seed")) if tb else "", text))
+                for r in repro:
+                    log("      " + r)
+            return 1
+        log("PASSED")
+        return 0
+
+
+def parse_seeds(spec):
+    seeds = []
+    for part in spec.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if "-" in part:
+            a, b = part.split("-", 1)
+            seeds.extend(range(int(a), int(b) + 1))
+        else:
+            seeds.append(int(part))
+    return seeds
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--lakegc", required=True, help="the built lakegc binary")
+    ap.add_argument("--hudi", default=os.path.join(HERE, "hudi"), help="the harness launcher")
+    ap.add_argument("--seeds", default=os.environ.get("LAKEGC_INTEROP_SEEDS", ""),
+                    help="N (N seeds over all 12 combinations) or a list/range like 1-40 (default: the 8-table run)")
+    ap.add_argument("--work", default=None, help="where tables are generated (default: a temporary directory)")
+    ap.add_argument("--keep", action="store_true", help="keep the generated tables")
+    ap.add_argument("--checks", default=",".join(CHECKS), help="comma list of %s" % ", ".join(CHECKS))
+    ap.add_argument("--as-of", type=int, default=3, help="as-of instants per table for the view check")
+    ap.add_argument("--readback", type=int, default=1, help="tables that get baseline/verify/continue")
+    ap.add_argument("--tz", default=os.environ.get("LAKEGC_INTEROP_TZ", "Asia/Kolkata"),
+                    help="TZ for the harness JVM and lakegc (LOCAL-timezone tables; default Asia/Kolkata)")
+    ap.add_argument("--max-report", type=int, default=200)
+    o = ap.parse_args()
+    if not os.access(o.lakegc, os.X_OK):
+        print("run_suite: --lakegc %s is not an executable" % o.lakegc, file=sys.stderr)
+        return 2
+    for tool in ("java", "mvn"):
+        if shutil.which(tool) is None:
+            print("run_suite: %s not found: the interop suite needs default-jdk-headless and maven "
+                  "(./dev installs them); it never skips" % tool, file=sys.stderr)
+            return 1
+    o.lakegc = os.path.abspath(o.lakegc)
+    o.checks = [c for c in o.checks.split(",") if c]
+    for c in o.checks:
+        if c not in CHECKS:
+            print("run_suite: unknown check %s" % c, file=sys.stderr)
+            return 2
+    if not o.seeds:
+        o.tables = [(i + 1, combo) for i, combo in enumerate(DEFAULT_MATRIX)]
+    elif re.fullmatch(r"\d+", o.seeds):
+        n = int(o.seeds)
+        o.tables = [(s, ALL_COMBOS[(s - 1) % len(ALL_COMBOS)]) for s in range(1, n + 1)]
+    else:
+        o.tables = [(s, ALL_COMBOS[(s - 1) % len(ALL_COMBOS)]) for s in parse_seeds(o.seeds)]
+    tmp = None
+    if o.work is None:
+        tmp = tempfile.mkdtemp(prefix="lakegc-interop-")
+        o.work = tmp
+    os.makedirs(o.work, exist_ok=True)
+    log("interop suite: %d table(s), checks %s, work dir %s, TZ=%s" % (len(o.tables), ",".join(o.checks), o.work, o.tz))
+    try:
+        rc = Suite(o).run()
+    finally:
+        if tmp and not o.keep and os.environ.get("LAKEGC_INTEROP_KEEP") is None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())

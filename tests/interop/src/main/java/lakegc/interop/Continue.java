@@ -1,0 +1,110 @@
+package lakegc.interop;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hudi.client.SparkRDDWriteClient;
+import org.apache.hudi.common.model.HoodieTableType;
+import org.apache.hudi.common.table.HoodieTableMetaClient;
+import org.apache.hudi.common.table.TableSchemaResolver;
+import org.apache.hudi.common.table.timeline.HoodieInstant;
+import org.apache.hudi.config.HoodieWriteConfig;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.NumericType;
+import org.apache.spark.sql.types.StructField;
+
+/**
+ * `continue DIR --commits N`: Hudi finishes pending clustering, then writes N
+ * upserts of existing rows (ordering field + 1, a text column changed) with
+ * its own inline services on (clean and archival by Hudi's defaults, inline
+ * compaction every 2 delta commits on MOR). Must succeed on any table lakegc
+ * has acted on.
+ */
+final class Continue {
+  private Continue() {}
+
+  static ObjectNode run(Args a) throws Exception {
+    String dir = Tables.check(a.table());
+    int n = a.intOpt("--commits", 1, 1, 100);
+    HoodieTableMetaClient mc = Env.metaClient(dir);
+    Tables.clockAfterTable(mc);
+    Map<String, String> opts = new LinkedHashMap<>(Tables.writeOptions(mc));
+    opts.put("hoodie.clean.automatic", "true");
+    opts.put("hoodie.archive.automatic", "true");
+    if (mc.getTableConfig().getTableType() == HoodieTableType.MERGE_ON_READ) {
+      opts.put("hoodie.compact.inline", "true");
+      opts.put("hoodie.compact.inline.max.delta.commits", "2");
+    }
+    ObjectNode out = Json.obj();
+    Set<String> before = keys(mc);
+    String schema = new TableSchemaResolver(mc).getTableSchema(false).toString();
+    // Roll back failed writes first (as `hudi-cli rollback` would): a
+    // clustering finished before that would block Hudi's EAGER rollback.
+    HoodieWriteConfig cfg0 = HoodieWriteConfig.newBuilder().withPath(dir).withProps(opts).withSchema(schema).build();
+    try (SparkRDDWriteClient<?> c = new SparkRDDWriteClient<>(Env.engine(), cfg0)) {
+      out.put("rolled_back_failed_writes", c.rollbackFailedWrites(Env.metaClient(dir)));
+    }
+    mc = Env.metaClient(dir);
+    List<HoodieInstant> pendingClustering = mc.getActiveTimeline().filterPendingReplaceOrClusteringTimeline().getInstants();
+    if (!pendingClustering.isEmpty()) {
+      HoodieWriteConfig cfg = HoodieWriteConfig.newBuilder().withPath(dir).withProps(opts).withSchema(schema).build();
+      try (SparkRDDWriteClient<?> c = new SparkRDDWriteClient<>(Env.engine(), cfg)) {
+        for (HoodieInstant i : pendingClustering) {
+          if (org.apache.hudi.common.util.ClusteringUtils.isClusteringInstant(mc.getActiveTimeline(), i, mc.getInstantGenerator())) {
+            c.cluster(i.requestedTime(), true);
+          }
+        }
+      }
+    }
+    List<String> order = mc.getTableConfig().getOrderingFields();
+    Set<String> fixed = new LinkedHashSet<>();
+    mc.getTableConfig().getRecordKeyFields().ifPresent(f -> fixed.addAll(List.of(f)));
+    mc.getTableConfig().getPartitionFields().ifPresent(f -> {
+      for (String p : f) fixed.add(p.split(":")[0]);
+    });
+    for (int i = 0; i < n; i++) {
+      Dataset<Row> df = Env.spark().read().format("hudi").option("hoodie.metadata.enable", "false").load(dir);
+      List<Column> cols = new ArrayList<>();
+      boolean changed = false;
+      for (StructField f : df.schema().fields()) {
+        String c = f.name();
+        if (c.startsWith("_hoodie_")) continue;
+        Column col = functions.col(c);
+        if (order.contains(c) && f.dataType() instanceof NumericType) {
+          col = col.plus(1000000 + i).cast(f.dataType());
+        } else if (!changed && !fixed.contains(c) && f.dataType().equals(DataTypes.StringType)) {
+          col = functions.lit("continue-" + i);
+          changed = true;
+        }
+        cols.add(col.as(c));
+      }
+      Dataset<Row> rows = df.limit(20).select(cols.toArray(new Column[0]));
+      Map<String, String> o = new LinkedHashMap<>(opts);
+      o.put("hoodie.datasource.write.operation", "upsert");
+      Clock.advance(60_000);
+      rows.write().format("hudi").options(o).mode(SaveMode.Append).save(dir);
+    }
+    ArrayNode ins = out.putArray("instants");
+    for (String k : keys(Env.metaClient(dir))) if (!before.contains(k)) ins.add(k);
+    out.put("commits", n);
+    return out;
+  }
+
+  static Set<String> keys(HoodieTableMetaClient mc) {
+    Set<String> s = new LinkedHashSet<>();
+    for (HoodieInstant i : mc.reloadActiveTimeline().getInstants()) {
+      s.add(i.requestedTime() + "." + i.getAction() + "." + i.getState().name().toLowerCase());
+    }
+    return s;
+  }
+}

@@ -1,0 +1,39 @@
+package lakegc.interop;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/** JSON helpers (Jackson, as Spark ships it). */
+final class Json {
+  static final ObjectMapper M = new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
+
+  private Json() {}
+
+  static ObjectNode obj() {
+    return M.createObjectNode();
+  }
+
+  static ArrayNode arr() {
+    return M.createArrayNode();
+  }
+
+  static String str(JsonNode n) {
+    try {
+      return M.writeValueAsString(n);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static JsonNode parse(String s) {
+    try {
+      return M.readTree(s);
+    } catch (JsonProcessingException e) {
+      throw new BadInput("not JSON: " + e.getOriginalMessage());
+    }
+  }
+}
