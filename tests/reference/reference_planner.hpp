@@ -272,6 +272,7 @@ inline std::vector<std::string> partitions_to_scan(const TableView& v, const Tab
       // Partitions where a reader lease kept a slice the previous clean
       // would have deleted.
       for (const std::string& part : prev.lease_vetoed_partitions) touched.insert(part);
+      for (const std::string& part : prev.listing_skipped_partitions) touched.insert(part);
       std::vector<std::string> out;
       for (const std::string& path : all) {
         if (touched.contains(path)) out.push_back(path);

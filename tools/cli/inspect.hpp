@@ -10,7 +10,9 @@
 //    "partitions": [{"path", "commit_time", "file_groups": [{"file_id",
 //       "replaced_by", "pending_compaction_base", "slices": [{"base_instant",
 //       "base_file", "log_files": [...], "size_bytes"}]}],
-//       "uncommitted_files": [...]}]}
+//       "uncommitted_files": [...],
+//       "uncertain_log_files": [...],      layout 2: archived deltacommit, slice unknown
+//       "listing_gap": {"file", "reason"} | null}]}
 // The root partition of a non-partitioned table has path "".
 #pragma once
 
@@ -20,6 +22,7 @@
 
 #include "table.hpp"
 #include "lakegc/core/json_writer.hpp"
+#include "lakegc/plan/listing_check.hpp"
 #include "text.hpp"
 
 namespace lakegc::cli {
@@ -31,6 +34,8 @@ struct InspectReport {
   TableMetadata metadata;  ///< as of `as_of` when set
   TableView view;
   std::map<std::string, hudi::PartitionMetadata> partitions;  ///< by path; absent when unreadable
+  /// Partitions whose listing lacks files the metadata proves exist.
+  std::map<std::string, ListingGap> listing_gaps;
 };
 
 /// Builds the report for an opened table.
@@ -41,6 +46,9 @@ inline StatusOr<InspectReport> inspect(Table& table, std::optional<InstantTime> 
   r.as_of = as_of;
   r.metadata = as_of ? metadata_as_of(table.metadata, *as_of) : table.metadata;
   LAKEGC_ASSIGN_OR_RETURN(r.view, list_view(table, r.metadata, show_progress));
+  std::vector<std::uint32_t> all(r.view.partitions().size());
+  for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+  for (ListingGap& g : find_listing_gaps(r.view, r.metadata, all)) r.listing_gaps.emplace(g.partition, std::move(g));
   for (const Partition& p : r.view.partitions()) {
     auto pm = table.journal->read_partition_metadata(p.path);
     // `.hoodie_partition_metadata.parquet` / `.orc` marks are not read.
@@ -135,6 +143,23 @@ inline std::string inspect_json(const InspectReport& r) {
       if (&v.partitions()[u.partition] == &part) w.value(v.file_name(u.file));
     }
     w.end_array();
+    w.key("uncertain_log_files").begin_array();
+    for (const FileGroup& g : v.groups_of(part)) {
+      for (const FileSlice& s : v.slices_of(g)) {
+        for (auto f : v.logs_of(s)) {
+          if (v.completion_unknown(f)) w.value(v.file_name(f));
+        }
+      }
+    }
+    w.end_array();
+    if (auto gap = r.listing_gaps.find(part.path); gap != r.listing_gaps.end()) {
+      w.key("listing_gap").begin_object();
+      w.key("file").value(gap->second.file);
+      w.key("reason").value(gap->second.reason);
+      w.end_object();
+    } else {
+      w.key("listing_gap").null();
+    }
     w.end_object();
   }
   w.end_array();
@@ -179,12 +204,20 @@ inline std::string inspect_text(const InspectReport& r) {
                  s.base_file == kNoFile ? std::string("(no base file)") : std::string(v.file_name(s.base_file)),
                  human_bytes(detail::slice_bytes(v, s)),
                  s.log_count ? fmt::format(", {} log file(s)", s.log_count) : "");
-        for (auto f : v.logs_of(s)) appendln(out, "        log {}", v.file_name(f));
+        for (auto f : v.logs_of(s)) {
+          appendln(out, "        log {}{}", v.file_name(f),
+                   v.completion_unknown(f) ? "  (uncertain slice: its deltacommit is archived and its completion "
+                                             "time unknown; kept until every slice it may belong to goes)"
+                                           : "");
+        }
       }
     }
     for (const UncommittedFile& u : v.uncommitted_files()) {
       if (&v.partitions()[u.partition] == &part)
         appendln(out, "    uncommitted {} (instant {})", v.file_name(u.file), u.instant);
+    }
+    if (auto gap = r.listing_gaps.find(part.path); gap != r.listing_gaps.end()) {
+      appendln(out, "    warning: {}; `plan clean` skips this partition until a listing is complete", gap->second.reason);
     }
   }
   return out;

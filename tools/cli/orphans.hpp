@@ -31,10 +31,14 @@ Lists data files that no table state ever referenced (outputs of failed or
 killed writes, speculative duplicates) and, with --execute, deletes those older
 than the cutoff. Guards stop the sweep instead of guessing: unreadable
 metadata, another table's .hoodie/ inside the location, an empty listing of a
-partition that holds live file groups, a cutoff shorter than the longest write.
+partition that holds live file groups, a cutoff shorter than the longest write
+(completed writes, and pending writes whose heartbeat is alive). A pending
+write whose heartbeat expired is reported as a stale write: its files are kept
+until it is rolled back. Files of instants the table may have archived, and
+every file the table's view shows in a slice, are never orphans.
 
 options:
-  --older-than AGE        only files at least this old: Nd, Nh, Nm or Ns (default 3d)
+  --older-than AGE        only files at least this old: 3d, 12h, 1h30m, 90s (default 3d)
   --inventory FILE        read an inventory (CSV or JSON lines of path, size,
                           modification time) instead of listing the table
   --location URI          the table location as the inventory names it
@@ -52,20 +56,16 @@ stopped the sweep, 2 bad usage or bad input
 
 namespace detail {
 
-inline StatusOr<std::int64_t> parse_age(std::string_view s) {
-  if (s.size() < 2) return absl::InvalidArgumentError(fmt::format("--older-than '{}': expected Nd, Nh, Nm or Ns", s));
-  std::int64_t n = 0;
-  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size() - 1, n);
-  const char unit = s.back();
-  const std::int64_t scale = unit == 'd' ? kDayMs : unit == 'h' ? 3'600'000 : unit == 'm' ? 60'000 : unit == 's' ? 1000 : 0;
-  if (ec != std::errc() || ptr != s.data() + s.size() - 1 || n < 0 || scale == 0) {
-    return absl::InvalidArgumentError(fmt::format("--older-than '{}': expected Nd, Nh, Nm or Ns", s));
-  }
-  return n * scale;
-}
-
 inline std::string iso8601(std::int64_t ms) {
   return absl::FormatTime("%Y-%m-%dT%H:%M:%E3SZ", absl::FromUnixMillis(ms), absl::UTCTimeZone());
+}
+
+// What to do about a failed write the sweep found.
+inline std::string stale_write_hint(const StaleWrite& w) {
+  return fmt::format(
+      "roll it back (Hudi's clean with hoodie.clean.failed.writes.policy=LAZY does, or the next write with EAGER); "
+      "until then the sweep keeps what {} wrote",
+      w.instant);
 }
 
 inline void orphan_files_json(json_writer& j, const std::vector<OrphanFile>& files) {
@@ -97,6 +97,22 @@ inline std::string orphans_json(const OrphanPlan& plan, const std::optional<Orph
     j.end_object();
   }
   j.end_array();
+  j.key("stale_writes").begin_array();
+  for (const StaleWrite& w : plan.stale_writes) {
+    j.begin_object();
+    j.key("instant").value(w.instant.str());
+    j.key("action").value(to_string(w.action));
+    j.key("age_ms").value(w.age_ms);
+    j.key("age").value(format_duration_ms(w.age_ms));
+    if (w.last_heartbeat_ms) {
+      j.key("last_heartbeat").value(detail::iso8601(*w.last_heartbeat_ms));
+    } else {
+      j.key("last_heartbeat").null();
+    }
+    j.key("hint").value(detail::stale_write_hint(w));
+    j.end_object();
+  }
+  j.end_array();
   j.key("bytes").value(static_cast<std::uint64_t>(plan.bytes));
   j.key("executed").value(done.has_value());
   if (done) {
@@ -112,6 +128,13 @@ inline std::string orphans_text(const OrphanPlan& plan, const std::optional<Orph
   std::string out;
   for (const auto& g : plan.guards) {
     out += fmt::format("guard{}: {}\n", g.scope.empty() ? "" : fmt::format(" ({})", g.scope), g.reason);
+  }
+  for (const StaleWrite& w : plan.stale_writes) {
+    out += fmt::format("stale write {} ({}), {} old, {}: its files are kept; {}\n", w.instant, to_string(w.action),
+                       format_duration_ms(w.age_ms),
+                       w.last_heartbeat_ms ? "heartbeat stopped at " + detail::iso8601(*w.last_heartbeat_ms)
+                                           : std::string("no heartbeat"),
+                       detail::stale_write_hint(w));
   }
   for (const auto& f : plan.orphans) {
     out += fmt::format("orphan     {}  {} bytes  {}\n", f.path, f.size, detail::iso8601(f.mtime_ms));
@@ -150,9 +173,9 @@ inline int run_orphans(std::span<const std::string> args) {
   if (a->positional.size() != 1) return usage("expected exactly one TABLE");
   OrphanOptions options;
   if (const std::string* age = a->last("--older-than")) {
-    auto ms = detail::parse_age(*age);
+    auto ms = parse_duration(*age, "--older-than");
     if (!ms.ok()) return usage(message_of(ms.status()));
-    options.older_than_ms = *ms;
+    options.older_than_ms = absl::ToInt64Milliseconds(*ms);
   }
   options.force = a->flag("--force");
   InventoryOptions inv_options;

@@ -12,6 +12,7 @@
 //             "policy": "KEEP_LATEST_COMMITS",
 //             "filePathsToBeDeletedPerPartition": {"<partition>": ["<path relative to the table root>"]},
 //             "partitionsToBeDeleted": [...], "extraMetadata": {...}},
+//    "skipped_partitions": [{"partition", "file", "reason"}],
 //    "reasons": {"scope": {"kind", "fallback_reason"},
 //                "files": {"<path>": {"reason", "slice", "size_bytes"}},
 //                "retained": {"<instant>": ["<why it stays>", ...]},
@@ -213,6 +214,16 @@ inline std::string plan_json(const PlanReport& r) {
   w.end_object();
   w.end_object();
 
+  w.key("skipped_partitions").begin_array();
+  for (const ListingGap& g : p.skipped_partitions) {
+    w.begin_object();
+    w.key("partition").value(g.partition);
+    w.key("file").value(g.file);
+    w.key("reason").value(g.reason);
+    w.end_object();
+  }
+  w.end_array();
+
   w.key("reasons").begin_object();
   w.key("scope").begin_object();
   w.key("kind").value(to_string(r.scope.kind));
@@ -257,6 +268,10 @@ inline std::string plan_text(const PlanReport& r) {
            r.scope.fallback_reason.empty() ? std::string() : "; " + r.scope.fallback_reason);
   for (const auto& t : r.pending_cleans) {
     appendln(out, "  note: clean {} is pending; Hudi finishes it before scheduling another", t);
+  }
+  for (const ListingGap& g : p.skipped_partitions) {
+    appendln(out, "  skipped partition {}: {}; it is planned again by the next clean", partition_label(g.partition),
+             g.reason);
   }
   out += '\n';
   if (!p.has_work()) {

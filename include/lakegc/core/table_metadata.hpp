@@ -63,6 +63,9 @@ struct CleanRecord {
   /// Partitions where a reader lease vetoed a deletion (extraMetadata
   /// "lakegc.lease.vetoed.partitions"): the next incremental clean rescans them.
   std::vector<std::string> lease_vetoed_partitions;
+  /// Partitions it skipped because their listing was incomplete (extraMetadata
+  /// "lakegc.listing.skipped.partitions"): the next incremental clean rescans them.
+  std::vector<std::string> listing_skipped_partitions;
 };
 
 struct TableMetadata {

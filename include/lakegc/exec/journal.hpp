@@ -49,6 +49,7 @@ inline CleanRecord clean_record_of(const CleanMetadata& m) {
   r.earliest_commit_to_retain = m.earliest_commit_to_retain;
   r.last_completed_commit = m.last_completed_commit_timestamp;
   r.lease_vetoed_partitions = lease_vetoed_partitions_of(m.extra_metadata);
+  r.listing_skipped_partitions = partitions_recorded_under(m.extra_metadata, kListingSkippedPartitionsKey);
   if (auto it = m.extra_metadata.find("savepointed_timestamps"); it != m.extra_metadata.end()) {
     std::string_view s = it->second;
     while (!s.empty()) {

@@ -570,6 +570,7 @@ class journal {
       }
     }
     r.lease_vetoed_partitions = lease_vetoed_partitions_of(m.extra_metadata);
+    r.listing_skipped_partitions = partitions_recorded_under(m.extra_metadata, kListingSkippedPartitionsKey);
     return r;
   }
 

@@ -53,10 +53,16 @@ struct PlannedDelete {
 /// the lease is released (found by the simulator's convergence check, I6).
 inline constexpr std::string_view kLeaseVetoedPartitionsKey = "lakegc.lease.vetoed.partitions";
 
-/// The partitions recorded under kLeaseVetoedPartitionsKey, if any.
-inline std::vector<std::string> lease_vetoed_partitions_of(const std::map<std::string, std::string>& extra_metadata) {
+/// extraMetadata key: partitions this clean skipped because their listing
+/// lacked files the metadata proves exist (listing_check.hpp),
+/// '\n'-joined. The next incremental clean scans them again.
+inline constexpr std::string_view kListingSkippedPartitionsKey = "lakegc.listing.skipped.partitions";
+
+/// The '\n'-joined partitions recorded under `key`, if any.
+inline std::vector<std::string> partitions_recorded_under(const std::map<std::string, std::string>& extra_metadata,
+                                                          std::string_view key) {
   std::vector<std::string> out;
-  const auto it = extra_metadata.find(std::string(kLeaseVetoedPartitionsKey));
+  const auto it = extra_metadata.find(std::string(key));
   if (it == extra_metadata.end()) return out;
   std::string_view s = it->second;
   while (!s.empty()) {
@@ -67,6 +73,20 @@ inline std::vector<std::string> lease_vetoed_partitions_of(const std::map<std::s
   }
   return out;
 }
+
+/// The partitions recorded under kLeaseVetoedPartitionsKey, if any.
+inline std::vector<std::string> lease_vetoed_partitions_of(const std::map<std::string, std::string>& extra_metadata) {
+  return partitions_recorded_under(extra_metadata, kLeaseVetoedPartitionsKey);
+}
+
+/// A partition a clean skipped because its listing is not trusted, and the
+/// first file that shows it (listing_check.hpp).
+struct ListingGap {
+  std::string partition;
+  std::string file;    // name, inside the partition
+  std::string reason;  // a sentence for people
+  friend bool operator==(const ListingGap&, const ListingGap&) = default;
+};
 
 struct CleanPlan {
   /// Requested time of the earliest commit to retain, or none (file-version
@@ -83,6 +103,10 @@ struct CleanPlan {
   std::map<std::string, std::string> extra_metadata;
   /// An empty plan persisted on purpose to move the incremental anchor.
   bool empty_clean = false;
+  /// Partitions not planned this run because their listing lacked files the
+  /// metadata proves exist. Not part of Hudi's plan: reported, and recorded
+  /// as paths under kListingSkippedPartitionsKey for the next clean.
+  std::vector<ListingGap> skipped_partitions;
 
   bool has_work() const noexcept {
     if (!partitions_to_be_deleted.empty()) return true;

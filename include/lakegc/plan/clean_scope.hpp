@@ -16,7 +16,8 @@
 // convergence check, I6): a commit the hours boundary passed while it was
 // still running (that rule does not wait for pending writes), once it has
 // completed; and partitions where a reader lease kept a slice the previous
-// clean would have deleted (recorded in its extraMetadata).
+// clean would have deleted, or that it skipped for an incomplete listing
+// (both recorded in its extraMetadata).
 #pragma once
 
 #include <algorithm>
@@ -100,6 +101,11 @@ inline StatusOr<CleanScope> compute_clean_scope(const TableView& view, const Tab
       // have deleted: no commit in the window need bring the clean back
       // there once the lease is released.
       for (const auto& p : md.last_completed_clean->lease_vetoed_partitions) {
+        if (auto i = index_of(p)) picked.insert(*i);
+      }
+      // Partitions the previous clean skipped because their listing was
+      // incomplete (listing_check.hpp): planned again now.
+      for (const auto& p : md.last_completed_clean->listing_skipped_partitions) {
         if (auto i = index_of(p)) picked.insert(*i);
       }
       // A commit requested before the previous boundary that completed after

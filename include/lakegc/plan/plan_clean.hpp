@@ -17,11 +17,16 @@
 //   savepoint), slices at or after a pending compaction's base instant,
 //   slices a leased snapshot reads, and user guards.
 //
+// Before a partition is planned its listing is checked against the
+// metadata (listing_check.hpp): one that lacks files the metadata proves
+// exist is skipped and reported (CleanPlan::skipped_partitions).
+//
 // Partitions are independent: plan_partition() plans one, so a job can run
 // partitions on a thread pool or shard them across machines.
 #pragma once
 
 #include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,6 +34,7 @@
 
 #include "lakegc/plan/clean_plan.hpp"
 #include "lakegc/plan/clean_scope.hpp"
+#include "lakegc/plan/listing_check.hpp"
 #include "lakegc/policy/cleaning.hpp"
 
 namespace lakegc {
@@ -283,9 +289,16 @@ StatusOr<CleanPlan> plan_clean(const TableView& v, const TableMetadata& md, cons
     plan = plan_header(md, d);
     LAKEGC_ASSIGN_OR_RETURN(scope, compute_clean_scope(v, md, d.retention, d.settings));
     lease_vetoed.clear();
+    // A partition whose listing lacks files the metadata proves exist is
+    // not planned from it (listing_check.hpp): reported, and planned again
+    // by the next clean.
+    plan.skipped_partitions = find_listing_gaps(v, md, scope.partitions);
+    std::set<std::string> skipped;
+    for (const ListingGap& g : plan.skipped_partitions) skipped.insert(g.partition);
     std::optional<InstantTime> guarded_replace;
     for (std::uint32_t pi : scope.partitions) {
       const Partition& part = v.partitions()[pi];
+      if (skipped.contains(part.path)) continue;
       PartitionPlan pp = plan_partition(v, part, d, policy, ctx, md.partitioned);
       if (!pp.files.empty()) plan.files_per_partition[part.path] = std::move(pp.files);
       if (pp.delete_partition) plan.partitions_to_be_deleted.push_back(part.path);
@@ -300,6 +313,10 @@ StatusOr<CleanPlan> plan_clean(const TableView& v, const TableMetadata& md, cons
     d.retention.ectr = guarded_replace;
   }
   if (!lease_vetoed.empty()) plan.extra_metadata[std::string(kLeaseVetoedPartitionsKey)] = absl::StrJoin(lease_vetoed, "\n");
+  if (!plan.skipped_partitions.empty()) {
+    plan.extra_metadata[std::string(kListingSkippedPartitionsKey)] =
+        absl::StrJoin(plan.skipped_partitions, "\n", [](std::string* out, const ListingGap& g) { out->append(g.partition); });
+  }
 
   // Empty clean (Hudi 1.2): on an append-only table nothing is ever
   // deletable, so without a clean instant the incremental anchor would never

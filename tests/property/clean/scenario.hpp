@@ -560,6 +560,7 @@ inline std::string describe(const CleanPlan& p) {
   }
   for (const auto& part : p.partitions_to_be_deleted) os << "  delete partition " << part << "\n";
   for (const auto& [k, v] : p.extra_metadata) os << "  extra " << k << "=" << v << "\n";
+  for (const auto& g : p.skipped_partitions) os << "  skipped " << g.partition << ": " << g.reason << "\n";
   return os.str();
 }
 
@@ -571,6 +572,13 @@ inline std::string describe(const TableMetadata& md, const TableView& v) {
        << (md.last_completed_clean->earliest_commit_to_retain ? md.last_completed_clean->earliest_commit_to_retain->str()
                                                                : "-")
        << "\n";
+  }
+  for (const CompactionOperation& op : md.pending_compactions) {
+    os << "  compaction " << op.compaction_instant.str() << " of " << op.partition << "/" << op.file_id << " at "
+       << op.base_instant.str() << "\n";
+  }
+  for (const auto& [t, info] : md.commits) {
+    for (const WrittenFile& f : info.files) os << "  " << t.str() << " wrote " << join_path(f.partition, f.name) << "\n";
   }
   for (const Partition& p : v.partitions()) {
     for (const FileGroup& g : v.groups_of(p)) {
