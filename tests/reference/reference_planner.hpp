@@ -2,7 +2,7 @@
 // -----------------------------------------------------------------------------
 // A naive reference for lakegc's clean planner, for property tests.
 //
-// Written from hudi-semantics.md sections 1 to 9 and lakegc's documented
+// Written from docs/hudi-rules.md §3 to §9 and lakegc's documented
 // deviations, without calling plan_clean, plan_partition,
 // compute_clean_scope or any retention rule of the library: it reads only
 // the slices of a TableView and the plain data of TableMetadata, and
@@ -140,7 +140,7 @@ inline std::optional<InstantTime> apply_cap(const TableMetadata& md, const Polic
   return capped < *ectr ? capped : *ectr;
 }
 
-/// KEEP_LATEST_COMMITS boundary (hudi-semantics.md 1.1 plus lakegc's
+/// KEEP_LATEST_COMMITS boundary (docs/hudi-rules.md §4 plus lakegc's
 /// completion-order deviation).
 inline std::optional<InstantTime> commits_boundary(const TableMetadata& md, const Policy& p) {
   const std::vector<Instant> commits = completed_commits(md.timeline);

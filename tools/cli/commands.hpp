@@ -52,7 +52,7 @@ log files); groups replaced by a completed replacecommit are marked.
 options:
   --as-of INSTANT   the table as a reader at INSTANT (yyyyMMddHHmmss[SSS]) saw it:
                     only instants requested at or before it count
-  --json            machine-readable output (shape in docs/hudi-and-cli.md)
+  --json            machine-readable output (shape in docs/cli-json.md)
   -h, --help        this help
 
 exit codes: 0 success, 2 bad usage or bad input
@@ -84,7 +84,7 @@ options:
                      may be repeated, later files win
   --conf KEY=VALUE   one setting; may be repeated; wins over --props
   --now INSTANT      plan as if the clock read INSTANT (KEEP_LATEST_BY_HOURS only)
-  --json             machine-readable output (shape in docs/hudi-and-cli.md)
+  --json             machine-readable output (shape in docs/cli-json.md)
   -h, --help         this help
 
 exit codes: 0 success, 2 bad usage or bad input

@@ -4,7 +4,7 @@
 // file groups with their slices (base file, log files), replaced groups
 // marked, as of the latest instant or a time-travel instant.
 //
-// JSON shape (stable; documented in docs/hudi-and-cli.md):
+// JSON shape (stable; documented in docs/cli-json.md):
 //   {"table": {...},
 //    "timeline": [{"requested", "completed", "action", "state"}],
 //    "partitions": [{"path", "commit_time", "file_groups": [{"file_id",

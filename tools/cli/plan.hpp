@@ -6,7 +6,7 @@
 // slice's instant stays, and the bytes a clean would reclaim. Read-only.
 //
 // JSON shape (stable; field names of Hudi's HoodieCleanerPlan where they
-// exist, documented in docs/hudi-and-cli.md):
+// exist, documented in docs/cli-json.md):
 //   {"plan": {"earliestInstantToRetain": "<instant>" | null,
 //             "lastCompletedCommitTimestamp": "<instant>" | "",
 //             "policy": "KEEP_LATEST_COMMITS",

@@ -1,6 +1,6 @@
 // File: lakegc/core/file_name.hpp
 // -----------------------------------------------------------------------------
-// The grammar of Hudi data-file names (hudi-layout.md section 3):
+// The grammar of Hudi data-file names (docs/hudi-rules.md §1):
 //
 //   base : <fileId>_<writeToken>_<instant>.<ext>          ext: parquet, orc, hfile, lance, ...
 //   log  : .<fileId>_<instant>.log.<version>[_<writeToken>][.cdc | -cdc]

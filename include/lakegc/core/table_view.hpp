@@ -1,7 +1,7 @@
 // File: lakegc/core/table_view.hpp
 // -----------------------------------------------------------------------------
 // TableView: a table's partitions -> file groups -> file slices, as Hudi's
-// file-system view builds them (hudi-layout.md section 7), plus what the
+// file-system view builds them (docs/hudi-rules.md §3), plus what the
 // planners need beside them: replaced file groups, pending compaction
 // operations, savepointed file names and the files no committed instant
 // owns.

@@ -1,7 +1,7 @@
 // File: lakegc/exec/clean_service.hpp
 // -----------------------------------------------------------------------------
 // run_clean: one run of the cleaner service, as Hudi's clean() does it
-// (hudi-semantics.md sections 8 and 9):
+// (docs/hudi-rules.md §8 and §9):
 //
 // 1. finish every pending clean, oldest first, from its persisted plan;
 // 2. schedule a new clean only if no clean is pending and enough commits

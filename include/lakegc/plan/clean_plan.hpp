@@ -1,7 +1,7 @@
 // File: lakegc/plan/clean_plan.hpp
 // -----------------------------------------------------------------------------
 // A clean plan and the metadata of an executed clean: plain, sorted data
-// with Hudi's fields and meanings (hudi-semantics.md section 9), so the same
+// with Hudi's fields and meanings (docs/hudi-rules.md §9), so the same
 // input gives the same plan byte for byte and a plan can be written as a
 // HoodieCleanerPlan.
 #pragma once

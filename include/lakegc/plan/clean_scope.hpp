@@ -1,6 +1,6 @@
 // File: lakegc/plan/clean_scope.hpp
 // -----------------------------------------------------------------------------
-// Which partitions a clean scans (hudi-semantics.md section 7):
+// Which partitions a clean scans (docs/hudi-rules.md §7):
 //
 //   boundary absent                       -> nothing
 //   incremental, and the previous clean   -> partitions written or replaced

@@ -3,7 +3,7 @@
 // plan_clean: a pure function from a TableView, the table's metadata, a
 // cleaning policy and a context (time, reader leases) to a CleanPlan. No I/O.
 //
-// Per file group (hudi-semantics.md sections 1 to 6):
+// Per file group (docs/hudi-rules.md §4 to §6):
 //
 // * boundary rules keep the latest slice and the newest slice before the
 //   boundary (the one a query pinned just before the boundary reads), and

@@ -32,7 +32,7 @@
 //
 // Candidates older than the cutoff (default 3 days, as Iceberg) are orphans;
 // younger ones are reported as too young. Guards stop the sweep, in whole or
-// for one partition, instead of guessing (peers.md: every incident in other
+// for one partition, instead of guessing (every incident in other
 // formats' orphan removal came from guessing):
 //
 // * an empty in-use set while the timeline has completed writes (a metadata

@@ -1,6 +1,6 @@
 // File: lakegc/plan/plan_rollback.hpp
 // -----------------------------------------------------------------------------
-// Failed-write rollback (hudi-semantics.md section 12): which pending writes
+// Failed-write rollback (docs/hudi-rules.md §11): which pending writes
 // to roll back, and which files each created.
 //
 // * Candidates are pending commit, deltacommit and replacecommit instants;

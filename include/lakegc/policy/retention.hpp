@@ -143,7 +143,7 @@ struct keep_latest_commits {
     // them in timeline order; lakegc also looks at completion order and
     // takes the earlier of the two candidates: with concurrent writers the
     // N-th from last by completion can have an older requested time, and
-    // keeping more is the safe side of that ambiguity (hudi-semantics.md
+    // keeping more is the safe side of that ambiguity (docs/hudi-rules.md
     // section 0.1, "ordering caveat", not confirmed).
     InstantTime cand = completed[completed.size() - commits]->requested;
     const auto by_completion = tl.completed_commits_by_completion();

@@ -5,7 +5,7 @@
 // * scope::incremental: only partitions written or replaced by commits
 //   requested in [previous boundary, new boundary), falling back to a full
 //   scan when there is no usable previous clean, its boundary is empty or
-//   archived, or a savepoint it recorded is gone (hudi-semantics.md §7).
+//   archived, or a savepoint it recorded is gone (docs/hudi-rules.md §7).
 // * scope::partition_filter{selected, regex}: a full scan restricted to some
 //   partitions; `selected` wins over `regex` (hoodie.clean.partition.filter.*).
 // * scope::max_commits_to_clean{n}: how far one run may move the boundary

@@ -1,7 +1,7 @@
 // File: lakegc/policy/write_maintenance.hpp
 // -----------------------------------------------------------------------------
 // What a writer does about garbage before it starts a write
-// (hudi-semantics.md sections 8 and 12), read from Hudi properties:
+// (docs/hudi-rules.md §8 and §11), read from Hudi properties:
 //
 //   hoodie.clean.failed.writes.policy     EAGER (default) | LAZY | NEVER
 //     (legacy hoodie.cleaner.policy.failed.writes)

@@ -214,7 +214,7 @@ concept MutableStorage = requires(S& s, std::string_view path, std::string_view 
  *  @endcode
  *
  *  @see ListableStorage, ReadableStorage, MutableStorage, FileEntry,
- *       ListOptions, detail::check_relative_path, ARCHITECTURE.md "Storage concept".
+ *       ListOptions, detail::check_relative_path, the README's "Storage and journals".
  */
 template <typename S>
 concept Storage = ListableStorage<S> && ReadableStorage<S> && MutableStorage<S>;

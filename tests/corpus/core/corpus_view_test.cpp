@@ -1,4 +1,4 @@
-// TableView built from names only, checked against hudi-layout.md Appendix A
+// TableView built from names only, checked against the latest slices derived by hand
 // (derived expected latest snapshots) and the hudi-rs assertions of section
 // 10, for every corpus table without a replacecommit (replaced groups need
 // commit metadata, which a later layer reads).
@@ -119,7 +119,7 @@ TEST_CASE("v8 trips: compaction slices and completion-time log attachment") {
     for (const FileSlice& s : v.slices_of(g)) logs += s.log_count;
   }
   CHECK(v.groups().size() == 3);
-  CHECK(logs == 5);  // hudi-layout.md section 8: 5 log files
+  CHECK(logs == 5);  // counted by hand: 5 log files
 }
 
 TEST_CASE("time travel on v6_nonpartitioned (hudi-rs fs_view assertions)") {

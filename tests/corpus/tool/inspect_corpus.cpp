@@ -1,5 +1,5 @@
 // `lakegc inspect --json` on every corpus table, at the latest instant,
-// against hudi-layout.md Appendix A (the expected latest slices, older
+// against the latest slices derived by hand from each table's timeline and files (older
 // slices and replaced file groups), and at the time-travel instants of the
 // hudi-rs assertions in section 10. The JSON comes from the function the
 // tool prints (cli::inspect_json) and is parsed back, so the documented
@@ -41,7 +41,7 @@ struct Expected {
   std::vector<Replaced> replaced;
 };
 
-// hudi-layout.md Appendix A, every table.
+// The latest slices derived by hand, every table.
 const std::map<std::string, Expected>& appendix_a() {
   static const std::map<std::string, Expected> e = {
       {"quickstart_trips_table/mor/avro/v8_trips_8i3u1d",

@@ -1,6 +1,6 @@
 // `lakegc plan clean` on every corpus table under the three policies (a few
 // retention settings each): the plan equals the reference planner's
-// (tests/reference/reference_planner.hpp, written from hudi-semantics.md
+// (tests/reference/reference_planner.hpp, written from docs/hudi-rules.md
 // without calling the library's planner), never names a file of the latest
 // snapshot, and its JSON carries the plan, the reasons and the bytes. For a
 // few tables the exact deletions are also derived by hand.
@@ -73,7 +73,7 @@ std::vector<Case> cases() {
   };
 }
 
-// Exact deletions derived by hand from hudi-semantics.md for some tables
+// Exact deletions derived by hand from docs/hudi-rules.md for some tables
 // and cases; paths relative to the table root.
 const std::map<std::pair<std::string, std::string>, std::set<std::string>>& by_hand() {
   static const std::map<std::pair<std::string, std::string>, std::set<std::string>> e = {

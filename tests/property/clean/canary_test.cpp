@@ -7,6 +7,7 @@
 // so the failure is the rule's doing, not the harness's.
 #include <doctest/doctest.h>
 
+#include "../canary_check.hpp"
 #include "properties.hpp"
 #include "scenario.hpp"
 
@@ -25,25 +26,7 @@ rc::detail::TestResult check_reference(bool canary) {
     const CleanPlan plan = reference::plan(b.view, b.md, c.policy, b.now_ms);
     if (auto bad = retention_violation(b.view, b.md, plan)) RC_FAIL(*bad);
   };
-  rc::detail::TestMetadata metadata;
-  metadata.id = canary ? "canary: issue 8584 planner" : "canary control";
-  metadata.description = metadata.id;
-  // Fixed parameters: the canary must be caught within a bounded number of
-  // cases, whatever RC_PARAMS says, and the same way every run.
-  rc::detail::TestParams params;
-  params.seed = 8584;
-  params.maxSuccess = 300;
-  params.maxSize = 100;
-  params.maxDiscardRatio = 10;
-  params.disableShrinking = true;  // only "caught or not" matters here
-  // A silent listener: the canary's expected failure must not reach
-  // RapidCheck's end-of-run "properties had failures" summary.
-  struct Silent : rc::detail::TestListener {
-    void onTestCaseFinished(const rc::detail::CaseDescription&) override {}
-    void onShrinkTried(const rc::detail::CaseDescription&, bool) override {}
-    void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
-  } silent;
-  return rc::detail::checkTestable(property, metadata, params, silent);
+  return check_canary(canary ? "canary: issue 8584 planner" : "canary control", 8584, 300, property);
 }
 
 }  // namespace

@@ -88,7 +88,7 @@ inline std::optional<std::string> safety_violation(const TableView& v, const Tab
   return std::nullopt;
 }
 
-/// The promise of a boundary rule (hudi-semantics.md 1.3, "effective
+/// The promise of a boundary rule (docs/hudi-rules.md §5, "effective
 /// retention"): every snapshot read at an instant at or after the boundary,
 /// and the read pinned just before it, finds all its files. In each live
 /// group a read at t reads the newest slice with base instant <= t.

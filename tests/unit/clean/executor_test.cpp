@@ -1,4 +1,4 @@
-// Executing clean plans (hudi-semantics.md section 9): files already gone
+// Executing clean plans (docs/hudi-rules.md §9): files already gone
 // count as deleted (Hudi PR 18034), a delete that fails with the file still
 // there leaves the clean inflight (HUDI-7655), a crash between any two steps
 // is rolled forward to the same result as an uninterrupted run, re-running

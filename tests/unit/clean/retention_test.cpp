@@ -1,4 +1,4 @@
-// One case per retention rule of hudi-semantics.md sections 1 to 6, each on a
+// One case per retention rule of docs/hudi-rules.md §4 to §6, each on a
 // hand-built timeline.
 #include <doctest/doctest.h>
 

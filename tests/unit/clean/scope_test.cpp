@@ -1,4 +1,4 @@
-// Which partitions a clean scans and when it runs (hudi-semantics.md
+// Which partitions a clean scans and when it runs (docs/hudi-rules.md
 // sections 7 and 8): the incremental window, its four fallbacks to a full
 // scan, empty cleans (Hudi 6953, 17844), the cap per run (Hudi 11248), the
 // trigger and one pending clean at a time.

@@ -1,4 +1,4 @@
-// The orphan sweep and its guards. Each incident from peers.md that fits a
+// The orphan sweep and its guards. Each incident from other formats' orphan removal (Iceberg, Delta, lakeFS) that fits a
 // local table is a case here.
 #include <doctest/doctest.h>
 

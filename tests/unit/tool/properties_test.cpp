@@ -14,7 +14,7 @@ namespace {
 
 constexpr std::string_view kSource = "/t/.hoodie/hoodie.properties";
 
-// The v6 corpus table's file (hudi-layout.md section 6), schema shortened.
+// The v6 corpus table's file (see docs/hudi-rules.md §1), schema shortened.
 constexpr std::string_view kV6 = R"(#Properties saved on 2024-04-18T22:27:38.493Z
 #Thu Apr 18 17:27:38 CDT 2024
 hoodie.table.precombine.field=longField
