@@ -115,7 +115,8 @@ final class Generate {
     scheme = rnd.nextInt(3);
     hive = rnd.nextBoolean();
     utc = rnd.nextBoolean();
-    occ = rnd.nextInt(3) == 0;
+    boolean occDraw = rnd.nextInt(3) == 0;
+    occ = a.last("--occ") == null ? occDraw : pickGiven(a, "--occ");
     nPartitions = partitioned ? 2 + rnd.nextInt(3) : 1;
     ops = log.putArray("ops");
     errors = log.putArray("errors");
@@ -126,6 +127,13 @@ final class Generate {
     String v = a.last(k);
     if (v == null) throw new BadInput("generate: " + k + " is required");
     return v;
+  }
+
+  static boolean pickGiven(Args a, String key) {
+    String v = a.last(key);
+    if (v.equalsIgnoreCase("on")) return true;
+    if (v.equalsIgnoreCase("off")) return false;
+    throw new BadInput("generate: " + key + " must be on or off");
   }
 
   boolean pick(Args a, String key, String no, String yes) {
@@ -159,8 +167,10 @@ final class Generate {
       base.put("hoodie.datasource.write.partitionpath.field", "");
       base.put("hoodie.datasource.write.keygenerator.class", "org.apache.hudi.keygen.NonpartitionedKeyGenerator");
     } else if (scheme == 2) {
-      base.put("hoodie.datasource.write.partitionpath.field", "region,day");
-      base.put("hoodie.datasource.write.keygenerator.class", "org.apache.hudi.keygen.ComplexKeyGenerator");
+      // Two partition fields. (ComplexKeyGenerator with one record key field
+      // is refused by Hudi 1.2's HUDI-7001 validation.)
+      base.put("hoodie.datasource.write.partitionpath.field", "region:SIMPLE,day:SIMPLE");
+      base.put("hoodie.datasource.write.keygenerator.class", "org.apache.hudi.keygen.CustomKeyGenerator");
     } else {
       base.put("hoodie.datasource.write.partitionpath.field", "part");
       base.put("hoodie.datasource.write.keygenerator.class", "org.apache.hudi.keygen.SimpleKeyGenerator");
@@ -663,6 +673,7 @@ final class Generate {
     baseOptions();
 
     step("insert", 0, this::insert);
+    if (occ) step("two_writers", gap(), this::concurrent);  // at least once
     for (int i = 0; i < nOps; i++) {
       String op = pendingWrite && !occ ? "upsert" : drawOp();
       pendingWrite = false;

@@ -22,7 +22,7 @@ public final class Main {
   static final String USAGE = String.join("\n",
       "usage: hudi COMMAND ...",
       "  generate --seed N --out DIR [--table-version 6|8|9] [--type COW|MOR] [--mdt on|off]",
-      "           [--partitioned on|off] [--ops N] [--strays on|off]",
+      "           [--partitioned on|off] [--occ on|off] [--ops N] [--strays on|off]",
       "  view DIR [--as-of T] [--listing storage|metadata]",
       "  plan-clean DIR [--conf K=V ...] [--now T]",
       "  plan-ttl DIR [--conf K=V ...] [--now T]",
@@ -101,7 +101,7 @@ public final class Main {
     switch (cmd) {
       case "generate":
         return Generate.run(new Args(cmd, rest, Set.of("--seed", "--out", "--table-version", "--type", "--mdt",
-            "--partitioned", "--ops", "--strays"), Set.of()));
+            "--partitioned", "--ops", "--strays", "--occ"), Set.of()));
       case "view":
         return View.run(new Args(cmd, rest, Set.of("--as-of", "--listing"), Set.of()));
       case "plan-clean":

@@ -123,6 +123,11 @@ final class Tables {
   /** Moves the virtual clock past every instant of the table (requested and completed). */
   static void clockAfterTable(HoodieTableMetaClient mc) {
     HoodieTimelineTimeZone tz = mc.getTableConfig().getTimelineTimezone();
+    // Hudi formats new instant times in a JVM-wide timezone that only table
+    // creation and the Spark datasource writer set (HoodieSparkSqlWriter);
+    // a write client on an existing table inherits the last one. Set it from
+    // the table, as the datasource writer does.
+    HoodieInstantTimeGenerator.setCommitTimeZone(tz);
     clockAfterLastGenerated(tz);
     long max = 0;
     for (HoodieInstant i : mc.getActiveTimeline().getInstants()) {
