@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "advise.hpp"
 #include "args.hpp"
 #include "inspect.hpp"
 #include "orphans.hpp"
@@ -36,6 +37,8 @@ commands:
                        `clean --dry-run` prints the plan
   orphans TABLE        files no table state ever referenced (dry run unless
                        --execute)
+  advise TABLE         the retention the table needs for its longest query,
+                       from its own commit cadence, with what each choice costs
 
 Every command reads a local table folder (the one holding .hoodie/); only
 `orphans --execute` changes it. `lakegc <command> --help` lists a command's options.
@@ -239,6 +242,40 @@ inline int run_clean(std::span<const std::string> args) {
   return exit_refused;
 }
 
+inline int run_advise(std::span<const std::string> args) {
+  auto a = parse_args(args, {"--json"}, {"--longest-query", "--recovery", "--conf", "--props"});
+  if (!a.ok()) return detail::usage_error("advise", message_of(a.status()));
+  if (a->help) {
+    detail::print_out(std::string(kAdviseHelp));
+    return exit_ok;
+  }
+  if (a->positional.size() != 1) return detail::usage_error("advise", "expected exactly one TABLE");
+  AdviseOptions o;
+  const std::string* q = a->last("--longest-query");
+  if (q == nullptr) return detail::usage_error("advise", "--longest-query DURATION is required (e.g. 5h)");
+  auto longest = parse_duration(*q, "--longest-query");
+  if (!longest.ok()) return detail::usage_error("advise", message_of(longest.status()));
+  o.longest_query = *longest;
+  if (const std::string* rec = a->last("--recovery")) {
+    auto d = parse_duration(*rec, "--recovery");
+    if (!d.ok()) return detail::usage_error("advise", message_of(d.status()));
+    o.recovery = *d;
+  }
+  std::optional<config::Properties> current;
+  if (!a->all("--props").empty() || !a->all("--conf").empty()) {
+    auto props = detail::gather_properties(*a);
+    if (!props.ok()) return detail::input_error(props.status());
+    if (auto policy = config::from_properties(*props); !policy.ok()) return detail::input_error(policy.status());
+    current = std::move(*props);
+  }
+  auto table = open_table(a->positional[0]);
+  if (!table.ok()) return detail::input_error(table.status());
+  auto report = advise_report(**table, o, current, detail::wall_clock_ms(), listing_progress::wanted());
+  if (!report.ok()) return detail::input_error(report.status());
+  detail::print_out(a->flag("--json") ? advise_json(*report) : advise_text(*report));
+  return exit_ok;
+}
+
 /// The whole tool: `args` are the words after the program name.
 inline int run(std::span<const std::string> args) {
   if (args.empty()) {
@@ -255,6 +292,7 @@ inline int run(std::span<const std::string> args) {
   if (cmd == "plan") return run_plan_command(rest);
   if (cmd == "clean") return run_clean(rest);
   if (cmd == "orphans") return run_orphans(rest);
+  if (cmd == "advise") return run_advise(rest);
   fmt::print(stderr, "lakegc: unknown command '{}'\nsee `lakegc --help`\n", cmd);
   return exit_bad_input;
 }
