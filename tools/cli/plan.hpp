@@ -7,11 +7,12 @@
 //
 // JSON shape (stable; field names of Hudi's HoodieCleanerPlan where they
 // exist, documented in docs/cli-json.md):
-//   {"plan": {"earliestInstantToRetain": "<instant>" | null,
+//   {"plan": null | {"earliestInstantToRetain": "<instant>" | null,
 //             "lastCompletedCommitTimestamp": "<instant>" | "",
 //             "policy": "KEEP_LATEST_COMMITS",
 //             "filePathsToBeDeletedPerPartition": {"<partition>": ["<path relative to the table root>"]},
 //             "partitionsToBeDeleted": [...], "extraMetadata": {...}},
+//    "not_due": "<why no clean is scheduled>" | null,    (plan is null then)
 //    "skipped_partitions": [{"partition", "file", "reason"}],
 //    "reasons": {"scope": {"kind", "fallback_reason"},
 //                "files": {"<path>": {"reason", "slice", "size_bytes"}},
@@ -30,6 +31,7 @@
 #include <variant>
 #include <vector>
 
+#include "lakegc/plan/clean_trigger.hpp"
 #include "lakegc/plan/plan_clean.hpp"
 #include "lakegc/policy/config.hpp"
 #include "lakegc/core/json_writer.hpp"
@@ -58,6 +60,9 @@ struct PlanReport {
   std::map<InstantTime, std::set<std::string>> retained;
   /// Cleans requested or in flight: Hudi finishes them before planning anew.
   std::vector<InstantTime> pending_cleans;
+  /// Why no clean is due (hoodie.clean.trigger.max.commits): then, as in
+  /// Hudi, there is no plan.
+  std::optional<std::string> not_due;
 };
 
 /// A one-line description of a runtime policy.
@@ -184,6 +189,8 @@ inline StatusOr<PlanReport> plan_clean_report(Table& table, const config::Proper
   for (const Instant* c : md.timeline.cleans()) {
     if (c->is_pending()) r.pending_cleans.push_back(c->requested);
   }
+  r.not_due = clean_not_due(md, policy.scope());
+  if (r.not_due) return r;
   LAKEGC_ASSIGN_OR_RETURN(TableView view, list_view(table, md, show_progress));
   CleanContext ctx;
   ctx.now_ms = now_ms;
@@ -196,6 +203,15 @@ inline std::string plan_json(const PlanReport& r) {
   const CleanPlan& p = r.plan;
   json_writer w;
   w.begin_object();
+  if (r.not_due) {
+    w.key("plan").null();
+    w.key("not_due").value(*r.not_due);
+    w.key("skipped_partitions").begin_array();
+    w.end_array();
+    w.key("bytes_reclaimable").value(std::uint64_t{0});
+    w.end_object();
+    return w.str();
+  }
   w.key("plan").begin_object();
   w.key("earliestInstantToRetain").value(detail::instant_or_null(p.earliest_instant_to_retain));
   w.key("lastCompletedCommitTimestamp")
@@ -213,6 +229,7 @@ inline std::string plan_json(const PlanReport& r) {
   for (const auto& [k, v] : p.extra_metadata) w.key(k).value(v);
   w.end_object();
   w.end_object();
+  w.key("not_due").null();
 
   w.key("skipped_partitions").begin_array();
   for (const ListingGap& g : p.skipped_partitions) {
@@ -260,6 +277,11 @@ inline std::string plan_json(const PlanReport& r) {
 inline std::string plan_text(const PlanReport& r) {
   const CleanPlan& p = r.plan;
   std::string out;
+  if (r.not_due) {
+    appendln(out, "no clean is due for {} under {}: {}", r.path, r.policy, *r.not_due);
+    appendln(out, "(Hudi schedules no clean before then; --conf hoodie.clean.trigger.max.commits=1 plans one anyway)");
+    return out;
+  }
   appendln(out, "clean plan for {} under {} (dry run: nothing is deleted)", r.path, r.policy);
   appendln(out, "  earliest commit to retain: {}; last completed commit: {}",
            p.earliest_instant_to_retain ? p.earliest_instant_to_retain->str() : std::string("none"),

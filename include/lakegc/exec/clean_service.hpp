@@ -15,6 +15,7 @@
 
 #include "lakegc/core/load_view.hpp"
 #include "lakegc/exec/clean_executor.hpp"
+#include "lakegc/plan/clean_trigger.hpp"
 #include "lakegc/plan/plan_clean.hpp"
 
 namespace lakegc {
@@ -75,15 +76,8 @@ StatusOr<CleanRunReport> run_clean(S& storage, J& journal, const P& policy, cons
   }
 
   // Scheduling: enough new commits since the last clean's view of the table.
-  const ScopeSettings settings = policy.scope();
-  std::size_t new_commits = 0;
-  const auto& prev = md.last_completed_clean;
-  for (const Instant* c : md.timeline.completed_commits()) {
-    if (!prev || !prev->last_completed_commit || c->requested > *prev->last_completed_commit) ++new_commits;
-  }
-  if (new_commits < std::max<std::uint32_t>(settings.trigger_max_commits, 1)) {
-    report.skipped_reason = fmt::format("{} new commit(s) since the last clean; the trigger needs {}", new_commits,
-                                        std::max<std::uint32_t>(settings.trigger_max_commits, 1));
+  if (auto not_due = clean_not_due(md, policy.scope())) {
+    report.skipped_reason = std::move(*not_due);
     return report;
   }
 

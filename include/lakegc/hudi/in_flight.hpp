@@ -56,6 +56,12 @@ inline StatusOr<WrittenFile> parse_marker(std::string_view marker, std::string_v
   return f;
 }
 
+/// True for a Hadoop checksum file (`.<name>.crc`), which Hadoop's local and
+/// checksummed file systems write beside every file and hide from listings.
+inline bool is_hadoop_checksum(std::string_view name) {
+  return name.size() > 5 && name.front() == '.' && name.ends_with(".crc");
+}
+
 /// Last beat (epoch ms) of every write with a heartbeat file.
 template <Storage S>
 StatusOr<std::map<InstantTime, std::int64_t>> load_heartbeats(S& storage) {
@@ -83,6 +89,9 @@ StatusOr<std::vector<WrittenFile>> load_markers(S& storage, const InstantTime& t
   const Status st = storage.list(dir, [&](const FileEntry& e) {
     if (!bad.ok()) return;
     const std::string_view rel = e.path.substr(dir.size() + 1);
+    const auto slash = rel.rfind('/');
+    // Hudi lists markers through Hadoop, which hides checksum files.
+    if (is_hadoop_checksum(slash == std::string_view::npos ? rel : rel.substr(slash + 1))) return;
     if (rel.starts_with("MARKERS")) {
       if (rel != "MARKERS.type") server_files.emplace_back(e.path);
       return;
