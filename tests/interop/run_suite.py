@@ -356,7 +356,26 @@ def pred_by_hours_utc_table_off_utc_jvm(tb, text):
             and off is not None and off.total_seconds() != 0)
 
 
+def pred_logs_of_pending_writes(tb, text):
+    """Every log file the difference names is named by an APPEND marker of a
+    write that is still pending (requested or inflight) on the timeline."""
+    logs = [m.group(0) for m in LOG_RE.finditer(text)]
+    if not logs or "files only lakegc deletes" not in text:
+        return False
+    tl = (tb.get("views") or [{}])[0].get("timeline") or []
+    pending = {i["requested"] for i in tl if i["state"] != "completed"}
+    temp = os.path.join(tb["dir"], ".hoodie", ".temp")
+    named = set()
+    for inst in pending:
+        for root, _, files in os.walk(os.path.join(temp, inst)):
+            for f in files:
+                if f.endswith(".marker.APPEND"):
+                    named.add(f[: -len(".marker.APPEND")])
+    return all(l in named for l in logs)
+
+
 PREDICATES = {
+    "logs_of_pending_writes": pred_logs_of_pending_writes,
     "logs_not_committed": pred_logs_not_committed,
     "pending_compaction_after_as_of": pred_pending_compaction_after_as_of,
     "planted_duplicate": pred_planted_duplicate,
@@ -736,6 +755,14 @@ class Suite:
 
     def run(self):
         t_start = time.time()
+        try:
+            return self._run(t_start)
+        except RuntimeError as e:
+            log("")
+            log("FAILED: the interop suite could not run: %s" % e)
+            return 1
+
+    def _run(self, t_start):
         checks = self.o.checks
         if "selftest" in checks:
             log("== selftest: the comparators report altered answers")

@@ -67,7 +67,8 @@ final class Generate {
   };
   static final long MIN = 60_000L;
   static final long HOUR = 60 * MIN;
-  static final long[] GAPS = {2 * MIN, 15 * MIN, HOUR, 2 * HOUR, 5 * HOUR};
+  /** Virtual time between operations; now and then a day off (partition TTL has days). */
+  static final long[] GAPS = {2 * MIN, 15 * MIN, HOUR, 2 * HOUR, 5 * HOUR, 2 * MIN, 15 * MIN, 26 * HOUR};
 
   final long seed;
   final Random rnd;
@@ -161,6 +162,8 @@ final class Generate {
     base.put("hoodie.datasource.write.precombine.field", "ts");
     base.put("hoodie.write.table.version", String.valueOf(version));
     base.put("hoodie.metadata.enable", String.valueOf(mdt));
+    // The data table archives no further than the metadata table compacted.
+    if (mdt) base.put("hoodie.metadata.compact.max.delta.commits", "3");
     base.put("hoodie.table.timeline.timezone", utc ? "UTC" : "LOCAL");
     base.put("hoodie.datasource.write.hive_style_partitioning", String.valueOf(hive));
     if (!partitioned) {
@@ -197,6 +200,15 @@ final class Generate {
     s.set("inline_clean", Json.M.valueToTree(clean));
     Map<String, String> archive = new LinkedHashMap<>();
     if (rnd.nextBoolean()) {
+      // Archival only passes instants a clean has let go of: clean inline too.
+      if (clean.get("hoodie.clean.automatic").equals("false")) {
+        clean = new LinkedHashMap<>();
+        clean.put("hoodie.clean.automatic", "true");
+        clean.put("hoodie.clean.policy", "KEEP_LATEST_COMMITS");
+        clean.put("hoodie.clean.commits.retained", String.valueOf(1 + rnd.nextInt(3)));
+        base.putAll(clean);
+        s.set("inline_clean", Json.M.valueToTree(clean));
+      }
       int retained = Integer.parseInt(clean.getOrDefault("hoodie.clean.commits.retained", "3"));
       int min = Math.max(retained + 1, 3 + rnd.nextInt(3));
       archive.put("hoodie.archive.automatic", "true");
@@ -508,6 +520,15 @@ final class Generate {
     c.put("hoodie.partition.ttl.inline", "true");
     c.put("hoodie.partition.ttl.management.strategy.type", "KEEP_BY_TIME");
     c.put("hoodie.partition.ttl.strategy.days.retain", "1");
+    // Hudi runs inline TTL only when some other inline service is on
+    // (BaseHoodieTableServiceClient.runTableServicesInline returns early
+    // unless HoodieWriteConfig.areAnyTableServicesExecutedInline(), which does
+    // not count TTL): keep Hudi's default inline clean on for this write.
+    if (!"true".equals(base.get("hoodie.clean.automatic"))) {
+      c.put("hoodie.clean.automatic", "true");
+      c.put("hoodie.clean.policy", "KEEP_LATEST_COMMITS");
+      c.put("hoodie.clean.commits.retained", "10");
+    }
     rec.set("settings", Json.M.valueToTree(c));
     Set<String> before = timelineKeys();
     upsert(rec, c);

@@ -52,7 +52,9 @@ final class Plans {
   static ObjectNode clean(Args a) throws Exception {
     String dir = Tables.check(a.table());
     Map<String, String> confs = a.confs();
+    long t0 = System.nanoTime();
     Path copy = Tables.copy(dir);
+    long tCopy = System.nanoTime();
     String base = copy.toString();
     try {
       HoodieTableMetaClient mc = Env.metaClient(base);
@@ -87,6 +89,9 @@ final class Plans {
           }
         }
       }
+      ObjectNode ms = out.putObject("ms");
+      ms.put("copy", (tCopy - t0) / 1_000_000);
+      ms.put("plan", (System.nanoTime() - tCopy) / 1_000_000);
       return out;
     } finally {
       Clock.setPlanningNow(null);
