@@ -233,7 +233,15 @@ def diff_plans(lake_plan, hudi_result):
     hp = hudi_result.get("plan")
     d = []
     if a is None:
-        return ["lakegc printed no plan"]
+        # lakegc: no clean is due (its `not_due`, Hudi's trigger).
+        trig = (hudi_result.get("unscheduled") or {}).get("trigger_met")
+        if hp is not None:
+            n = sum(len(v) for v in (hp.get("filePathsToBeDeletedPerPartition") or {}).values())
+            d.append("lakegc says no clean is due; Hudi schedules one (%d file(s), partitions %s)"
+                     % (n, hp.get("partitionsToBeDeleted") or []))
+        elif trig is True:
+            d.append("lakegc says no clean is due; Hudi's trigger is met (its plan had no work)")
+        return d
     if hp is None:
         # Hudi schedules nothing: lakegc must plan nothing either.
         why = "Hudi schedules no clean"
@@ -617,6 +625,9 @@ class Suite:
             if rc != 0 or lake is None:
                 self.diff("clean", tb, ["lakegc plan clean failed (exit %d)%s: %s" % (rc, label, err)], repro)
                 continue
+            if "plan" not in lake:
+                self.diff("clean", tb, ["lakegc plan clean printed no `plan` key%s" % label], repro)
+                continue
             self.diff("clean", tb, [t + label for t in diff_plans(lake.get("plan"), h["result"])], repro)
             shift = self.by_hours_shift(tb, conf)
             if shift:
@@ -745,6 +756,12 @@ class Suite:
                 fails.append("diff_plans misses an altered plan: %s" % json.dumps(other))
         if not diff_plans(plan, {"plan": None}):
             fails.append("diff_plans misses files when Hudi schedules nothing")
+        if diff_plans(None, {"plan": None, "unscheduled": {"trigger_met": False}}):
+            fails.append("diff_plans reports a difference when neither schedules a clean")
+        if not diff_plans(None, {"plan": plan}):
+            fails.append("diff_plans misses a clean Hudi schedules when lakegc says none is due")
+        if not diff_plans(None, {"plan": None, "unscheduled": {"trigger_met": True}}):
+            fails.append("diff_plans misses a trigger Hudi finds met when lakegc says no clean is due")
         if not diff_orphans({"orphans": [{"path": "p/f_0-1-2_2.parquet"}]}, files_shown({"partitions": view})):
             fails.append("diff_orphans misses an orphan that Hudi's view shows")
         self.counts["selftest"] = [1, 1 if fails else 0]
