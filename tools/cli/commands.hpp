@@ -9,8 +9,10 @@
 //      timeline file, an invalid cleaning key)
 #pragma once
 
+#include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,9 @@
 
 #include "advise.hpp"
 #include "args.hpp"
+#include "lakegc/exec/clean_report.hpp"
+#include "lakegc/hudi/lock.hpp"
+#include "lakegc/storage/crash_storage.hpp"
 #include "inspect.hpp"
 #include "orphans.hpp"
 #include "plan.hpp"
@@ -33,15 +38,15 @@ commands:
                        with their slices (replaced groups marked)
   plan clean TABLE     the clean plan under a cleaning policy, with the reason each
                        file may go and why each retained instant stays (dry run)
-  clean TABLE          execute a clean: not yet on real Hudi tables (refuses);
-                       `clean --dry-run` prints the plan
+  clean TABLE          clean as Hudi's cleaner would (dry run unless --execute),
+                       under the table lock
   orphans TABLE        files no table state ever referenced (dry run unless
                        --execute)
   advise TABLE         the retention the table needs for its longest query,
                        from its own commit cadence, with what each choice costs
 
 Every command reads a local table folder (the one holding .hoodie/); only
-`orphans --execute` changes it. `lakegc <command> --help` lists a command's options.
+`clean --execute` and `orphans --execute` change it. `lakegc <command> --help` lists a command's options.
 
 exit codes: 0 success, 1 findings or refusal, 2 bad usage or bad input
 )";
@@ -94,20 +99,36 @@ exit codes: 0 success, 2 bad usage or bad input
 )";
 
 inline constexpr std::string_view kCleanHelp =
-    R"(usage: lakegc clean TABLE [--dry-run] [--conf KEY=VALUE ...] [--props FILE] [--json]
+    R"(usage: lakegc clean TABLE [--execute] [--conf KEY=VALUE ...] [--props FILE]
+                    [--now INSTANT] [--no-concurrent-writers] [--json]
 
-Executing a clean on a real Hudi table comes in a later release: without
---dry-run this command checks the table and the configuration, then refuses
-(exit code 1) and deletes nothing. With --dry-run it prints the plan, exactly
-as `lakegc plan clean` does.
+Cleans the table as Hudi's cleaner would: pending cleans are finished first
+(a run that finishes one schedules no other unless hoodie.clean.multiple.enabled),
+then, if the trigger is met, a clean is planned, persisted as a requested
+clean, and executed: requested -> inflight -> completed, in the table's
+timeline layout. Without --execute nothing changes: the plan is printed, as
+`lakegc plan clean` prints it.
+
+The table lock: give the write config your writers use (--props/--conf). With
+hoodie.write.lock.provider=org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider
+lakegc takes that lock (hoodie.write.lock.filesystem.path, default
+TABLE/.hoodie/lock) to schedule and to complete the clean, as Hudi does.
+Any other provider, or none: lakegc refuses unless --no-concurrent-writers
+says that no writer is running.
+
+Refused (exit 1, nothing deleted, the reason named): a table with a metadata
+table (lakegc cannot record deletions there yet), a bootstrap table, a table
+version above 9, a lock it cannot take.
 
 options:
-  --dry-run          print the plan instead of executing it
+  --execute               carry the clean out (default: print the plan)
+  --no-concurrent-writers no writer runs on the table now: clean without a lock
   --props FILE, --conf KEY=VALUE, --now INSTANT, --json
-                     as for `lakegc plan clean`
-  -h, --help         this help
+                          as for `lakegc plan clean`
+  --dry-run               the default; accepted for scripts written for 0.1
+  -h, --help              this help
 
-exit codes: 0 success (--dry-run), 1 refused, 2 bad usage or bad input
+exit codes: 0 success, 1 refused, 2 bad usage or bad input
 )";
 
 namespace detail {
@@ -220,26 +241,116 @@ inline int run_plan_command(std::span<const std::string> args) {
   return detail::run_plan("plan clean", *a);
 }
 
+namespace detail {
+
+// LAKEGC_CRASH_AFTER_MUTATIONS: a test hook (crash_storage.hpp).
+inline std::optional<std::uint64_t> crash_budget() {
+  const char* v = std::getenv("LAKEGC_CRASH_AFTER_MUTATIONS");
+  if (v == nullptr || *v == '\0') return std::nullopt;
+  std::uint64_t n = 0;
+  const std::string_view s(v);
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+  if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
+  return n;
+}
+
+// Why lakegc must not execute on this table yet, or nothing.
+inline std::optional<std::string> execute_refusal(const Table& table) {
+  const hudi::TableProperties& p = table.journal->properties();
+  if (p.version > 9) {
+    return fmt::format("table version {} is newer than lakegc knows (9); nothing was deleted", p.version);
+  }
+  if (p.bootstrap_base_path) {
+    return fmt::format("a bootstrap table (hoodie.bootstrap.base.path={}): lakegc does not clean bootstrap source "
+                       "files; nothing was deleted",
+                       *p.bootstrap_base_path);
+  }
+  if (!p.metadata_partitions.empty()) {
+    return fmt::format("the table has a metadata table (partitions {}): readers list files through it, and lakegc "
+                       "cannot record deletions there yet, so they would list files that are gone; nothing was "
+                       "deleted (run Hudi's cleaner, or disable the metadata table)",
+                       fmt::join(p.metadata_partitions, ", "));
+  }
+  return std::nullopt;
+}
+
+}  // namespace detail
+
 inline int run_clean(std::span<const std::string> args) {
-  auto a = parse_args(args, {"--json", "--dry-run"}, {"--conf", "--props", "--now"});
+  auto a = parse_args(args, {"--json", "--dry-run", "--execute", "--no-concurrent-writers"},
+                      {"--conf", "--props", "--now"});
   if (!a.ok()) return detail::usage_error("clean", message_of(a.status()));
   if (a->help) {
     detail::print_out(std::string(kCleanHelp));
     return exit_ok;
   }
-  if (a->flag("--dry-run")) return detail::run_plan("clean", *a);
+  if (!a->flag("--execute")) return detail::run_plan("clean", *a);
+  if (a->flag("--dry-run")) return detail::usage_error("clean", "--dry-run and --execute contradict each other");
   if (a->positional.size() != 1) return detail::usage_error("clean", "expected exactly one TABLE");
   auto props = detail::gather_properties(*a);
   if (!props.ok()) return detail::input_error(props.status());
-  if (auto policy = config::from_properties(*props); !policy.ok()) return detail::input_error(policy.status());
+  auto policy = config::from_properties(*props);
+  if (!policy.ok()) return detail::input_error(policy.status());
   auto table = open_table(a->positional[0]);
   if (!table.ok()) return detail::input_error(table.status());
-  fmt::print(stderr,
-             "lakegc clean: refusing to delete anything in {}: executing a clean on a real Hudi table comes in a "
-             "later release.\nRun `lakegc plan clean` (or `lakegc clean --dry-run`) to see what a clean would "
-             "delete.\n",
-             a->positional[0]);
-  return exit_refused;
+  auto lock_settings = hudi::lock_settings(*props, std::filesystem::absolute((*table)->path).lexically_normal().string());
+  if (!lock_settings.ok()) return detail::input_error(lock_settings.status());
+  auto refuse = [&](const std::string& why) {
+    fmt::print(stderr, "lakegc clean: refusing to clean {}: {}\n", a->positional[0], why);
+    return exit_refused;
+  };
+  if (auto why = detail::execute_refusal(**table)) return refuse(*why);
+
+  // Every change goes through a crash_storage: the crash tests set
+  // LAKEGC_CRASH_AFTER_MUTATIONS=N to end the process after the N-th change.
+  crash_storage<posix_storage> storage(*(*table)->storage, detail::crash_budget(), [] { std::_Exit(86); });
+  auto journal = hudi::journal<crash_storage<posix_storage>>::open(storage, (*table)->path);
+  if (!journal.ok()) return detail::input_error(journal.status());
+
+  std::optional<TableLock> lock;
+  if (lock_settings->kind == hudi::LockProviderKind::file_system) {
+    lock = hudi::file_system_lock(storage, *lock_settings);
+  } else if (!a->flag("--no-concurrent-writers")) {
+    return refuse(lock_settings->kind == hudi::LockProviderKind::other
+                      ? fmt::format("hoodie.write.lock.provider={} is a lock lakegc cannot take; pass "
+                                    "--no-concurrent-writers if no writer is running",
+                                    lock_settings->provider_class)
+                      : std::string("no table lock is configured (hoodie.write.lock.provider); give the write "
+                                    "config your writers use, or pass --no-concurrent-writers if no writer is "
+                                    "running"));
+  }
+  std::int64_t now = detail::wall_clock_ms();
+  if (const std::string* t = a->last("--now")) {
+    auto instant = InstantTime::parse(*t);
+    if (!instant.ok()) return detail::usage_error("clean", fmt::format("--now: {}", message_of(instant.status())));
+    auto ms = instant->to_epoch_ms((*table)->metadata.timezone);
+    if (!ms.ok()) return detail::usage_error("clean", fmt::format("--now: {}", message_of(ms.status())));
+    now = *ms;
+  }
+  ExecuteOptions options;
+  if (lock) options.lock = &*lock;
+  CleanContext ctx;
+  ctx.now_ms = now;
+  auto report = lakegc::run_clean(storage, *journal, *policy, ctx, options);
+  if (!report.ok()) {
+    const bool lock_failed = lock && absl::IsFailedPrecondition(report.status());
+    fmt::print(stderr, "lakegc clean: {}\n", message_of(report.status()));
+    return lock_failed ? exit_refused : exit_bad_input;
+  }
+  const std::string lock_text = lock ? lock->description : std::string("none (--no-concurrent-writers)");
+  if (a->flag("--json")) {
+    json_writer j;
+    j.begin_object();
+    j.key("table").value((*table)->path);
+    j.key("lock").value(lock_text);
+    j.key("metadata_table_partitions_updated").strings({});
+    write_json_fields(j, *report);
+    j.end_object();
+    detail::print_out(j.str());
+  } else {
+    detail::print_out(fmt::format("{}lock: {}\n", to_text(*report), lock_text));
+  }
+  return exit_ok;
 }
 
 inline int run_advise(std::span<const std::string> args) {

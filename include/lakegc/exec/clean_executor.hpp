@@ -22,6 +22,7 @@
 
 #include "lakegc/core/load_view.hpp"
 #include "lakegc/exec/journal.hpp"
+#include "lakegc/exec/table_lock.hpp"
 #include "lakegc/storage/path.hpp"
 
 namespace lakegc {
@@ -36,6 +37,9 @@ struct ExecuteOptions {
   std::size_t batch_size = 1000;
   /// Called after each batch.
   std::function<void(const CleanProgress&)> progress;
+  /// The table's lock, held while a clean is scheduled and while it is
+  /// completed (exec/table_lock.hpp); none when no other writer can run.
+  const TableLock* lock = nullptr;
 };
 
 /// What one executed clean did.
@@ -162,7 +166,11 @@ StatusOr<CleanOutcome> execute_clean(S& storage, J& journal, const InstantTime& 
 
   for (const auto& [p, r] : md.partitions) md.total_files_deleted += r.success.size();
   md.bytes_deleted = out.bytes_deleted;
+  // Completing is a state change: under the table's lock, as Hudi does.
+  TableLockHold hold(options.lock);
+  LAKEGC_RETURN_IF_ERROR(annotate(hold.status(), fmt::format("clean {}: taking the table lock to complete", instant)));
   LAKEGC_RETURN_IF_ERROR(annotate(journal.complete_clean(instant, md), fmt::format("clean {}", instant)));
+  LAKEGC_RETURN_IF_ERROR(annotate(hold.release(), fmt::format("clean {}: releasing the table lock", instant)));
   return out;
 }
 

@@ -61,10 +61,10 @@ inline std::string to_text(const CleanRunReport& r) {
   return out;
 }
 
-inline std::string to_json(const CleanRunReport& r) {
-  json_writer j;
+/// The report's fields, inside an object `j` has open (so a caller can add
+/// its own fields beside them).
+inline void write_json_fields(json_writer& j, const CleanRunReport& r) {
   auto optional_text = [](const std::string& s) { return s.empty() ? std::optional<std::string>() : s; };
-  j.begin_object();
   j.key("files_deleted").value(r.files_deleted());
   j.key("bytes_deleted").value(r.bytes_deleted());
   j.key("scope").value(to_string(r.scope.kind));
@@ -97,6 +97,12 @@ inline std::string to_json(const CleanRunReport& r) {
     j.end_object();
   });
   j.end_array();
+}
+
+inline std::string to_json(const CleanRunReport& r) {
+  json_writer j;
+  j.begin_object();
+  write_json_fields(j, r);
   j.end_object();
   return j.str();
 }

@@ -72,10 +72,25 @@ StatusOr<CleanRunReport> run_clean(S& storage, J& journal, const P& policy, cons
   LAKEGC_ASSIGN_OR_RETURN(TableMetadata md, journal.load());
   LAKEGC_ASSIGN_OR_RETURN(report.finished_pending, finish_pending_cleans(storage, journal, md, options));
   if (!report.finished_pending.empty()) {
+    // Hudi schedules a new clean only when none was pending, unless
+    // hoodie.clean.multiple.enabled (docs/hudi-rules.md §8).
+    if (!policy.scope().allow_multiple_cleans) {
+      report.skipped_reason = "a pending clean was finished; no other is scheduled in the same run "
+                              "(hoodie.clean.multiple.enabled=false)";
+      return report;
+    }
     LAKEGC_ASSIGN_OR_RETURN(md, journal.load());
   }
 
-  // Scheduling: enough new commits since the last clean's view of the table.
+  // Scheduling is a state change: under the table's lock the timeline is
+  // read again, the plan made, and the instant time allocated later than
+  // every instant on it, before the requested plan is written.
+  TableLockHold hold(options.lock);
+  LAKEGC_RETURN_IF_ERROR(annotate(hold.status(), "taking the table lock to schedule a clean"));
+  if (options.lock != nullptr) {
+    LAKEGC_ASSIGN_OR_RETURN(md, journal.load());
+  }
+  // Enough new commits since the last clean's view of the table.
   if (auto not_due = clean_not_due(md, policy.scope())) {
     report.skipped_reason = std::move(*not_due);
     return report;
@@ -90,6 +105,7 @@ StatusOr<CleanRunReport> run_clean(S& storage, J& journal, const P& policy, cons
   }
   const InstantTime instant = allocate_instant(md, ctx.now_ms);
   LAKEGC_RETURN_IF_ERROR(journal.request_clean(instant, plan));
+  LAKEGC_RETURN_IF_ERROR(annotate(hold.release(), "releasing the table lock after scheduling"));
   LAKEGC_ASSIGN_OR_RETURN(CleanOutcome o, execute_clean(storage, journal, instant, plan, options));
   report.executed = std::move(o);
   return report;

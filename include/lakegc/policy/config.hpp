@@ -197,6 +197,9 @@ inline StatusOr<runtime_cleaning_policy> from_properties(const Properties& props
                                                       std::numeric_limits<std::int64_t>::max()));
     scope.max_commits_to_clean = static_cast<std::uint64_t>(n);
   }
+  if (auto m = keys.get("hoodie.clean.multiple.enabled", "hoodie.clean.allow.multiple")) {
+    LAKEGC_ASSIGN_OR_RETURN(scope.allow_multiple_cleans, detail::parse_bool(*m));
+  }
   if (auto e = keys.get("hoodie.write.empty.clean.interval.hours")) {
     LAKEGC_ASSIGN_OR_RETURN(auto n, detail::parse_int(*e, -1, "-1 (off) or a whole number of hours >= 1"));
     if (n == 0) {

@@ -60,6 +60,10 @@ struct ScopeSettings {
   std::uint64_t max_commits_to_clean = 0;       // 0: unlimited
   std::optional<std::uint32_t> empty_clean_interval_hours;
   std::uint32_t trigger_max_commits = 1;
+  /// hoodie.clean.multiple.enabled (false since Hudi 0.15): schedule a new
+  /// clean while another is pending. When false, a run that finishes a
+  /// pending clean schedules no other.
+  bool allow_multiple_cleans = false;
 };
 
 }  // namespace lakegc

@@ -91,13 +91,17 @@ inline std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
-/// Runs `lakegc args...` and captures its exit code, stdout and stderr.
-inline tool_result run_tool(const std::vector<std::string>& args) {
+/// Runs `env... lakegc args...` (env entries `NAME=value`) and captures its
+/// exit code, stdout and stderr.
+inline tool_result run_tool_env(const std::vector<std::string>& env, const std::vector<std::string>& args) {
   static temp_dir io;
   static int n = 0;
   const auto out = io.path() / ("out" + std::to_string(++n));
   const auto err = io.path() / ("err" + std::to_string(n));
-  std::string cmd = shell_quote(tool_path());
+  std::string cmd;
+  for (const auto& e : env) cmd += shell_quote(e) + " ";
+  if (!env.empty()) cmd = "env " + cmd;
+  cmd += shell_quote(tool_path());
   for (const auto& a : args) cmd += " " + shell_quote(a);
   cmd += " >" + shell_quote(out.string()) + " 2>" + shell_quote(err.string()) + " </dev/null";
   const int status = std::system(cmd.c_str());
@@ -107,5 +111,8 @@ inline tool_result run_tool(const std::vector<std::string>& args) {
   r.err = slurp(err);
   return r;
 }
+
+/// Runs `lakegc args...` and captures its exit code, stdout and stderr.
+inline tool_result run_tool(const std::vector<std::string>& args) { return run_tool_env({}, args); }
 
 }  // namespace lakegc::testing
