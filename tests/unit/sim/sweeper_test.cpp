@@ -154,3 +154,64 @@ TEST_CASE("the ignore-markers canary's swarms hold every invariant with the real
     CHECK_MESSAGE(r.ok(), "seed ", seed, ": ", r.violations.empty() ? std::string() : r.violations.front().describe());
   }
 }
+
+namespace {
+// A completed commit written straight through the World's journal: `files`
+// (base file names) in the table's first partition.
+InstantTime commit_files(World& w, const std::vector<std::string>& fids) {
+  w.advance(10 * kMinute);
+  const InstantTime t = w.table.next_instant();
+  REQUIRE(w.table.journal.begin(t, Action::commit).ok());
+  CommitInfo info;
+  const std::string& p = w.table.partitions.front();
+  info.partitions_written = {p};
+  for (const auto& fid : fids) {
+    const std::string name = w.table.base_name(fid, t);
+    REQUIRE(w.table.put(p, name, 100).ok());
+    info.files.push_back({p, name, 100});
+  }
+  REQUIRE(w.table.journal.complete(t, w.table.next_instant(), std::move(info)).ok());
+  w.table.oracle.bump();
+  return t;
+}
+}  // namespace
+
+TEST_CASE("canary orphans-all-actions-start: with an old clean left by archival, a sweep that starts the timeline "
+          "there deletes the only slice of a live group (I4); the real sweep keeps it") {
+  for (const SweepFlaw flaw : {SweepFlaw::none, SweepFlaw::all_actions_start}) {
+    CAPTURE(static_cast<int>(flaw));
+    SwarmConfig s = sweeper_swarm(flaw);
+    s.layout = TimelineLayout::v1;
+    s.archiver = true;
+    s.archive_min_commits = 2;
+    s.archive_max_commits = 3;
+    World w(s, commits_policy(1), Rng(5));
+    commit_files(w, {"a"});
+    for (int i = 0; i < 3; ++i) commit_files(w, {"b"});
+    w.advance(kMinute);
+    REQUIRE(w.clean());  // deletes b's first version: a clean instant
+    const InstantTime c5 = commit_files(w, {"b", "c"});  // c: a new group, its only slice
+    commit_files(w, {"b"});
+    commit_files(w, {"b"});
+    REQUIRE(w.archive());  // commits up to c5 go; the clean (fewer than keep.max) stays
+    const TableMetadata md = w.table.load().value();
+    REQUIRE(md.timeline.instants().front().action == Action::clean);
+    REQUIRE(md.timeline.is_before_write_start(c5));
+    REQUIRE(md.timeline.is_before_write_start(md.timeline.instants().front().requested));
+    w.advance(2 * kHour);  // every file is older than the cutoff
+    REQUIRE(w.sweep_begin());
+    w.advance(10 * kMinute);
+    w.sweep_finish();
+    if (flaw == SweepFlaw::none) {
+      CHECK_FALSE(w.failed());
+      w.finish();
+      CHECK_FALSE(w.failed());
+    } else {
+      REQUIRE(w.failed());
+      const Violation& v = w.table.violations.front();
+      CHECK(v.invariant == Invariant::I4_no_loss);
+      CHECK(v.actor == "sweeper");
+      CHECK(v.file.find("/c_") != std::string::npos);
+    }
+  }
+}

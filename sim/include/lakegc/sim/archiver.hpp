@@ -1,119 +1,347 @@
 // File: lakegc/sim/archiver.hpp
 // -----------------------------------------------------------------------------
 // The archiver moves old completed instants out of the active timeline
-// (memory_journal::archive_before). It must never archive what views still
-// need, so it stops at the earliest of:
+// (memory_journal::archive) by Hudi's rules, per timeline layout
+// (TimelineArchiverV1 / TimelineArchiverV2, ArchivalUtils,
+// ClusteringUtils.getEarliestInstantToRetainForClustering). It is as unsafe
+// as Hudi's archiver, no more careful: what keeps tables readable after it
+// runs is the library's cleaning (notably plan_clean's clamp at guarded
+// replacecommits), and the checks after every archival (I4, exactly: the
+// latest snapshot neither loses a file nor reads a replaced group again).
 //
-// * the newest completed commit before the last clean's earliest commit to
-//   retain: the promise covers that snapshot, and a snapshot can only be
-//   resolved (time travel) while its instant is active;
-// * the earliest savepoint;
-// * the earliest pending instant (Hudi never archives past one);
-// * the earliest completed replacecommit whose replaced groups still have
-//   files: archiving it would make them live again (Hudi 6938);
-// * the newest commit before the earliest orphan still on storage: once the
-//   timeline starts after an orphan's (rolled back) instant, its files count
-//   as committed. Removing orphans is the orphan sweep's job (I3); until it
-//   runs, they hold archival back;
-// * the earliest leased snapshot;
+// Commits (completed commit, deltacommit and replacecommit instants) are
+// archived, oldest first, only while more than keep.max are active, and at
+// most (active - keep.min) of them, never one at or after the earliest of:
 //
-// and within that keeps between archive_min_commits and archive_max_commits
-// completed commits (Hudi's hoodie.keep.min/max.commits).
+// * the newest completed commit before the earliest pending write instant
+//   (commit, deltacommit, replacecommit, compaction, log compaction,
+//   clustering), or that pending instant if no commit precedes it;
+// * the first replacecommit or clustering instant (any state) at or after
+//   the last completed clean's earliest instant to retain; where that clean
+//   recorded savepoints and a completed replacecommit lies between the
+//   earliest of them and its earliest instant to retain, at or after that
+//   savepoint instead (the guard for savepoints deleted after a clean kept
+//   their replaced files); where the clean has no earliest instant to
+//   retain (KEEP_LATEST_FILE_VERSIONS), at or after the clean instant
+//   itself; with no completed clean, the first replacecommit or clustering;
+// * the first savepointed commit (hoodie.archive.beyond.savepoint is off);
+//
+// and keep.min / keep.max are raised as ArchivalUtils.getMinAndMaxInstants
+// ToKeep raises them: to keep every commit after the cleaner's earliest
+// commit to retain (computed now with the policy under test) plus two.
+//
+// Clean and rollback instants: layout 1 archives each action by its own
+// count, independently of commits (more than keep.max active: all but the
+// newest keep.min); layout 2 archives those requested before the newest
+// commit it archives. Savepoint, restore and indexing instants are never
+// archived (memory_journal refuses them too). So swarms grow tables whose
+// oldest active instants are cleans, rollbacks and indexing instants (the
+// indexer, world.hpp) older than every write:
+// the orphan sweep must take the start of the write timeline, not of the
+// timeline (the orphans-all-actions-start canary).
+//
+// Not modelled: the metadata table's bound (the simulator has none), the
+// compaction-trigger bound for MOR tables with NUM_COMMITS triggers (the
+// simulator schedules compaction by time; the bound only keeps more), and
+// layout 1's optional hoodie.archive.block.on.latest.clean.ectr (off by
+// default).
+//
+// One bound is the simulator's own, for a thing Hudi does not produce:
+// orphans of abandoned writes (a write rolled back with its files left on
+// storage; Hudi's rollback deletes them by markers). Once the write
+// timeline starts after an orphan's instant, Hudi's view (and lakegc's)
+// takes its base files and layout-2 logs for committed data, so the newest
+// completed commit before the earliest orphan still on storage stays active
+// until the orphan sweep deletes it (I3 judges the sweep). Layout-1 log
+// orphans do not hold archival: a layout-1 log is named by its slice's base
+// instant, whichever write appended it, so the timeline's start does not
+// change what it is.
+//
+// Three more bounds stand in for library gaps, where neither Hudi's
+// archiver nor lakegc's cleaning keeps a replaced group from reading as
+// live again (all found by this archiver; SwarmConfig::archiver_gaps_off,
+// lakegc-sim --strict-archiver, turns them off to reproduce, and
+// tests/unit/sim/archiver_test.cpp pins seeds that need them):
+//
+// (a) a savepoint taken while a clustering was pending names files of a
+//     group that clustering replaces; the replacecommit is requested before
+//     the savepointed commit, so archival (which stops only at the
+//     savepointed commit) archives it while the savepoint keeps the files
+//     (or after the savepoint is deleted, before a clean removes them: the
+//     bound also looks at the savepoints the last clean recorded).
+//     plan_clean does not clamp at replacecommits whose files only a
+//     savepoint keeps, and Hudi's guard for deleted savepoints covers only
+//     replacecommits after the savepoint;
+// (b) under a version rule (KEEP_LATEST_FILE_VERSIONS) a guard (a reader
+//     lease, or a savepoint deleted since) keeps a replaced group's files:
+//     Hudi's archiver retains only replacecommits at or after the last
+//     clean instant (and skips its deleted-savepoint guard under this
+//     policy), and a plan without a boundary has no earliest instant to
+//     retain to clamp;
+// (c) a clean planned from a silently truncated listing that did not show a
+//     replaced group's files: its boundary passes the replacecommit with
+//     the files still on storage (listing_check.hpp checks live groups
+//     only). Rare: none in the default swarms' first 1500 seeds, several in
+//     the replace-unclamped canary's swarms with the clamped policy.
+//
+// The archiver stops before such a replacecommit while its replaced files
+// are on storage (stats.archival_gap_holds counts, per case, the runs such a
+// bound was the one that stopped commit archival).
+//
+// Hudi has no notion of reader leases, and the archiver ignores them: a
+// lease that keeps a replaced group's files is the cleaner's to honour, by
+// keeping its earliest instant to retain at or before that replacecommit
+// (plan_clean's clamp), so that the rule above retains it.
 #pragma once
 
 #include <algorithm>
 #include <optional>
+#include <set>
+#include <string>
+#include <vector>
 
+#include "lakegc/core/file_name.hpp"
 #include "lakegc/core/load_view.hpp"
+#include "lakegc/sim/checkers.hpp"
 #include "lakegc/sim/table.hpp"
 
 namespace lakegc::sim {
+
+/// What one archival run archives, and why commits stopped where they did.
+struct ArchivalDecision {
+  std::vector<InstantTime> commits;  // completed commit-timeline instants, ascending
+  std::vector<InstantTime> others;   // completed clean and rollback instants, ascending
+  std::uint32_t min_keep = 0;        // keep.min / keep.max after ArchivalUtils' adjustment
+  std::uint32_t max_keep = 0;
+  std::string why;                   // the bound that stopped commit archival
+  char gap = 0;                      // 'a', 'b', 'c': a library-gap bound (see the header) stopped it
+};
 
 class Archiver {
  public:
   explicit Archiver(Table& t) : t_(t) {}
 
-  /// The instant before which archival may go, or nothing. `why` names the
-  /// binding constraint.
-  std::optional<InstantTime> bound(const TableMetadata& md, std::string* why) {
-    const auto& clean = md.last_completed_clean;
-    if (!clean || !clean->earliest_commit_to_retain) {
-      *why = "no completed clean with an earliest commit to retain";
-      return std::nullopt;
-    }
-    std::optional<InstantTime> b;
-    for (const Instant* c : md.timeline.completed_commits()) {
-      if (c->requested < *clean->earliest_commit_to_retain) b = c->requested;
-    }
-    if (!b) {
-      *why = "nothing before the last clean's boundary";
-      return std::nullopt;
-    }
-    *why = "newest snapshot before the last clean's boundary";
-    auto lower = [&](const InstantTime& t, const char* reason) {
-      if (t < *b) {
-        b = t;
-        *why = reason;
+  /// Hudi's decision for the table `md` (the truth: Hudi's archiver reads
+  /// its own timeline).
+  ArchivalDecision decide(const TableMetadata& md) const {
+    ArchivalDecision d;
+    const auto commits = md.timeline.completed_commits();
+    const bool boundary_rule = keep_counts(md, d);
+    if (commits.size() > d.max_keep) {
+      std::optional<InstantTime> bound;
+      d.why = "keep.min.commits";
+      auto lower = [&](const std::optional<InstantTime>& t, const char* reason) {
+        if (t && (!bound || *t < *bound)) {
+          bound = t;
+          d.why = reason;
+        }
+      };
+      lower(pending_write_bound(md), "newest commit before the earliest pending write");
+      lower(clustering_bound(md), "first replacecommit at or after the last clean's earliest instant to retain");
+      lower(savepoint_bound(md), "first savepointed commit");
+      lower(orphan_bound(md), "orphans of an abandoned write (sim only: the orphan sweep's to delete)");
+      if (t_.swarm.archiver_gaps_off != 7) {
+        char which = 0;
+        const auto gap = library_gap_bound(md, boundary_rule, t_.swarm.archiver_gaps_off, &which);
+        lower(gap, which == 'a'   ? "LIBRARY GAP (a): replaced files a savepoint of a later commit keeps"
+                   : which == 'b' ? "LIBRARY GAP (b): replaced files a guard keeps under a version rule"
+                                  : "LIBRARY GAP (c): replaced files a truncated listing hid from a clean");
+        if (gap && bound == gap) d.gap = which;
       }
-    };
-    for (const Instant* s : md.timeline.savepoints()) lower(s->requested, "earliest savepoint");
-    if (!md.timeline.pending().empty()) lower(md.timeline.pending().front()->requested, "earliest pending instant");
-    if (auto view = load_view(t_.storage, md); view.ok()) {
-      for (const FileGroup& g : view->groups()) {
-        if (g.replaced_by) lower(*g.replaced_by, "replacecommit whose replaced groups still have files");
+      const std::size_t limit = commits.size() - d.min_keep;
+      for (const Instant* c : commits) {
+        if (d.commits.size() >= limit || (bound && !(c->requested < *bound))) break;
+        d.commits.push_back(c->requested);
       }
     } else {
-      *why = "listing failed";
-      return std::nullopt;
+      d.why = "keep.max.commits not exceeded";
     }
-    // An orphan's instant left the timeline with its rollback, so stopping
-    // "before" it is not enough: some instant at or before it must stay
-    // active, or it would fall before the timeline's start and count as
-    // committed. Keep the newest completed commit before it.
-    const auto present = t_.data_files();
-    for (const auto& [instant, paths] : t_.oracle.orphans()) {
-      const bool any = std::any_of(paths.begin(), paths.end(), [&](const std::string& p) { return present.contains(p); });
-      if (!any) continue;
-      std::optional<InstantTime> keep;
-      for (const Instant* c : md.timeline.completed_commits()) {
-        if (c->requested < instant) keep = c->requested;
+    for (const Action a : {Action::clean, Action::rollback}) {
+      std::vector<InstantTime> done;
+      for (const Instant& i : md.timeline.instants()) {
+        if (i.action == a && i.is_completed()) done.push_back(i.requested);
       }
-      if (!keep) {
-        *why = "orphan files of an abandoned write before every commit";
-        return std::nullopt;
+      if (md.layout == TimelineLayout::v1) {
+        // By their own count, whatever happens to commits.
+        if (done.size() > d.max_keep) d.others.insert(d.others.end(), done.begin(), done.end() - d.min_keep);
+      } else if (!d.commits.empty()) {
+        for (const InstantTime& t : done) {
+          if (t < d.commits.back()) d.others.push_back(t);
+        }
       }
-      lower(*keep, "orphan files of an abandoned write (I3: orphan sweep)");
-      break;
     }
-    if (!t_.leases.empty()) lower(*t_.leases.begin(), "leased snapshot");
-    return b;
+    std::sort(d.others.begin(), d.others.end());
+    return d;
   }
 
-  /// Archives if more than archive_max_commits completed commits are active.
+  /// One archival run. Returns true when it archived anything.
   bool run() {
     auto md = t_.load();
     if (!md.ok()) return false;
-    const auto commits = md->timeline.completed_commits();
-    if (commits.size() <= t_.swarm.archive_max_commits) return false;
-    std::string why;
-    auto b = bound(*md, &why);
-    if (!b) return false;
-    // Keep at least archive_min_commits.
-    const InstantTime keep_from = commits[commits.size() - t_.swarm.archive_min_commits]->requested;
-    if (keep_from < *b) {
-      b = keep_from;
-      why = "keep.min.commits";
-    }
-    if (!(commits.front()->requested < *b)) return false;
-    t_.oracle.forget_replaced_before(*md, *b);
-    t_.journal.archive_before(*b);
+    const ArchivalDecision d = decide(*md);
+    if (d.gap) ++t_.stats.archival_gap_holds[static_cast<std::size_t>(d.gap - 'a')];
+    if (d.commits.empty() && d.others.empty()) return false;
+    t_.oracle.forget_replaced(*md, d.commits);
+    std::vector<InstantTime> all = d.commits;
+    all.insert(all.end(), d.others.begin(), d.others.end());
+    t_.journal.archive(all);
     t_.oracle.bump();
     ++t_.stats.archivals;
-    t_.event("archiver", "archived instants before {} (bound: {})", *b, why);
+    t_.stats.instants_archived += all.size();
+    t_.event("archiver", "archived {} commit(s){} and {} clean/rollback instant(s){}; keep {}..{} (commits stop: {})",
+             d.commits.size(),
+             d.commits.empty() ? std::string()
+                               : fmt::format(" {}..{}", d.commits.front(), d.commits.back()),
+             d.others.size(), d.others.empty() ? std::string() : fmt::format(" from {}", d.others.front()),
+             d.min_keep, d.max_keep, d.why);
+    check_latest_exact(t_, "archiver");
     return true;
   }
 
  private:
+  // ArchivalUtils.getMinAndMaxInstantsToKeep: keep.min rises to the commits
+  // after the cleaner's earliest commit to retain plus two, keep.max with it.
+  // Returns whether the policy has a boundary rule.
+  bool keep_counts(const TableMetadata& md, ArchivalDecision& d) const {
+    d.min_keep = t_.swarm.archive_min_commits;
+    d.max_keep = std::max(t_.swarm.archive_max_commits, d.min_keep);
+    RetentionContext ctx{md, t_.now()};
+    const Retention r = t_.policy.retention(ctx);
+    if (!r.has_boundary || !r.ectr) return r.has_boundary;
+    std::uint32_t after = 0;
+    for (const Instant* c : md.timeline.completed_commits()) after += *r.ectr < c->requested ? 1 : 0;
+    if (d.min_keep < after + 2) {
+      d.max_keep = after + 2 + (d.max_keep - d.min_keep);
+      d.min_keep = after + 2;
+    }
+    return true;
+  }
+
+  // The library-gap bounds (see the header): the earliest completed
+  // replacecommit whose replaced group still has files on storage and
+  // (a) a savepoint of a later commit, existing or recorded by the last
+  // clean, names some of them; or (b) the policy has no boundary rule; or
+  // (c) some of them were on storage when a clean planned from a silently
+  // truncated listing. `which` gets the case.
+  std::optional<InstantTime> library_gap_bound(const TableMetadata& md, bool boundary_rule, std::uint8_t off,
+                                               char* which) const {
+    const bool a = (off & 1) == 0, b = (off & 2) == 0, c = (off & 4) == 0;
+    auto view = load_view(t_.storage, md);
+    if (!view.ok()) return std::nullopt;
+    std::vector<InstantTime> savepoints;
+    for (const SavepointInfo& sp : md.savepoints) savepoints.push_back(sp.instant);
+    if (md.last_completed_clean) {
+      for (const InstantTime& sp : md.last_completed_clean->savepointed_timestamps) savepoints.push_back(sp);
+    }
+    std::optional<InstantTime> out;
+    for (const Partition& p : view->partitions()) {
+      for (const FileGroup& g : view->groups_of(p)) {
+        if (!g.replaced_by || (out && !(*g.replaced_by < *out))) continue;
+        std::set<std::string> files;
+        for (const FileSlice& s : view->slices_of(g)) {
+          if (s.base_file != kNoFile) files.insert(view->file_path(p, s.base_file));
+          for (auto l : view->logs_of(s)) files.insert(view->file_path(p, l));
+        }
+        char gap = b && !boundary_rule ? 'b' : 0;
+        for (const InstantTime& sp : savepoints) {
+          if (!a || gap || !(*g.replaced_by < t_.oracle.savepointed_commit(sp))) continue;
+          for (const std::string& f : t_.oracle.savepointed_files(sp)) {
+            if (files.contains(f)) gap = 'a';
+          }
+        }
+        for (const std::string& f : files) {
+          if (c && !gap && t_.oracle.present_at_truncated_listing(f)) gap = 'c';
+        }
+        if (gap) {
+          out = g.replaced_by;
+          *which = gap;
+        }
+      }
+    }
+    return out;
+  }
+
+  // The newest completed commit before the earliest pending write, or that
+  // write when none precedes it.
+  static std::optional<InstantTime> pending_write_bound(const TableMetadata& md) {
+    const auto pending = md.timeline.pending_writes();
+    if (pending.empty()) return std::nullopt;
+    const InstantTime first = pending.front()->requested;
+    std::optional<InstantTime> before;
+    for (const Instant* c : md.timeline.completed_commits()) {
+      if (c->requested < first) before = c->requested;
+    }
+    return before ? before : first;
+  }
+
+  // ClusteringUtils.getEarliestInstantToRetainForClustering.
+  std::optional<InstantTime> clustering_bound(const TableMetadata& md) const {
+    std::vector<InstantTime> replaces;  // replacecommit and clustering instants, any state
+    for (const Instant& i : md.timeline.instants()) {
+      if (i.action == Action::replacecommit || i.action == Action::clustering) replaces.push_back(i.requested);
+    }
+    if (replaces.empty()) return std::nullopt;
+    const auto& clean = md.last_completed_clean;
+    if (!clean) return replaces.front();
+    InstantTime lower = clean->instant;  // no earliest instant to retain: the clean itself
+    if (clean->earliest_commit_to_retain) {
+      lower = *clean->earliest_commit_to_retain;
+      // getEarliestReplacedSavepointInClean: the savepoints the clean
+      // recorded are commit times in Hudi (the simulator maps its own
+      // savepoint instants back to their commits).
+      std::optional<InstantTime> earliest_sp;
+      for (const InstantTime& sp : clean->savepointed_timestamps) {
+        const InstantTime c = t_.oracle.savepointed_commit(sp);
+        if (!earliest_sp || c < *earliest_sp) earliest_sp = c;
+      }
+      if (earliest_sp && *earliest_sp < lower) {
+        const bool replace_between = std::any_of(
+            md.timeline.completed_commits().begin(), md.timeline.completed_commits().end(), [&](const Instant* c) {
+              return c->action == Action::replacecommit && *earliest_sp <= c->requested && c->requested <= lower;
+            });
+        if (replace_between) lower = *earliest_sp;
+      }
+    }
+    for (const InstantTime& r : replaces) {
+      if (lower <= r) return r;
+    }
+    return std::nullopt;
+  }
+
+  // Archival stops at the first savepointed commit.
+  std::optional<InstantTime> savepoint_bound(const TableMetadata& md) const {
+    std::optional<InstantTime> first;
+    for (const Instant* s : md.timeline.savepoints()) {
+      const InstantTime c = t_.oracle.savepointed_commit(s->requested);
+      if (!first || c < *first) first = c;
+    }
+    return first;
+  }
+
+  // The simulator's own bound (see the header): the newest completed commit
+  // before the earliest orphan still on storage stays active. Layout-1 logs
+  // do not count.
+  std::optional<InstantTime> orphan_bound(const TableMetadata& md) const {
+    const auto present = t_.data_files();
+    for (const auto& [instant, paths] : t_.oracle.orphans()) {
+      const bool holds = std::any_of(paths.begin(), paths.end(), [&](const std::string& p) {
+        if (!present.contains(p)) return false;
+        if (md.layout != TimelineLayout::v1) return true;
+        const auto slash = p.rfind('/');
+        return !parse_log_file_name(slash == std::string::npos ? p : p.substr(slash + 1)).ok();
+      });
+      if (!holds) continue;
+      std::optional<InstantTime> keep;
+      for (const Instant* c : md.timeline.completed_commits()) {
+        if (c->requested < instant) keep = c->requested;
+      }
+      // No commit before it: nothing may be archived.
+      if (!keep && !md.timeline.completed_commits().empty()) keep = md.timeline.completed_commits().front()->requested;
+      return keep;
+    }
+    return std::nullopt;
+  }
+
   Table& t_;
 };
 

@@ -14,6 +14,14 @@
 //   compaction's input slice can be deleted.
 // * no_savepoint_guard: KEEP_LATEST_COMMITS without guard::savepoints:
 //   savepointed files can be deleted.
+// * replace_unclamped: KEEP_LATEST_COMMITS with reader leases whose
+//   boundary passes a replacecommit whose replaced files a guard (a lease)
+//   kept: Retention::clamp_to_guarded_replaces = false, via a wrapping rule
+//   (ignores_guarded_replaces). Hudi's archiver (archiver.hpp) then
+//   archives the replacecommit, since the last clean's earliest instant to
+//   retain has passed it, and the replaced group, whose files are still on
+//   storage, reads as live again: duplicates in the latest snapshot (I4,
+//   checked exactly after every archival).
 //
 // Two more attack the orphan sweep (sweeper.hpp) rather than the cleaning
 // policy, which stays the swarm's; they live entirely in the simulator
@@ -32,6 +40,14 @@
 //   write is deleted while it runs: I3. The same swarm with the real
 //   snapshot is safe (tight sweeper swarms in every sweep).
 //
+// * orphans_all_actions_start: the sweep's snapshot starts the timeline at
+//   its oldest instant of any action (sweep_flaws.hpp), as lakegc did
+//   before issue 11. Archival leaves old clean and rollback instants behind
+//   (archiver.hpp), so the files of archived commits, committed data and
+//   often the only slice of a live group, look like a failed write's: the
+//   latest snapshot loses a file (I4), or a file of a write in flight
+//   during the sweep goes (I3).
+//
 // And one attacks failed-write rollback:
 //
 // * rollback_eager: EAGER rollback at the start of every write while other
@@ -39,15 +55,18 @@
 //   OCC deployments must use LAZY): a live write's files, named by its
 //   markers, are deleted: I3.
 //
-// The last three must be caught for the right reason: the first violation
-// is I3 (expected_invariant).
+// The sweep and rollback canaries, and replace_unclamped, must be caught
+// for the right reason (expected_invariants): the first violation is I3
+// (I4 or I3 for orphans_all_actions_start; I4 for replace_unclamped).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "lakegc/policy/cleaning.hpp"
 #include "lakegc/sim/any_policy.hpp"
@@ -56,19 +75,30 @@
 
 namespace lakegc::sim {
 
-/// A retention rule that answers like `R` but drops the newest slice before
-/// the boundary: the pre-0.14.1 behaviour of KEEP_LATEST_BY_HOURS.
-template <RetentionRule R>
-struct drops_newest_before_boundary {
+/// A retention rule that answers like `R` with one of Retention's safety
+/// flags turned off: the canaries' unsafe rules.
+template <RetentionRule R, bool Retention::*Flag>
+struct with_flag_off {
   static constexpr bool is_retention_rule = true;
   R rule;
   static std::string hudi_name() { return R::hudi_name(); }
   Retention retention(const RetentionContext& ctx) const {
     Retention r = rule.retention(ctx);
-    r.keep_newest_before_boundary = false;
+    r.*Flag = false;
     return r;
   }
 };
+
+/// Answers like `R` but drops the newest slice before the boundary: the
+/// pre-0.14.1 behaviour of KEEP_LATEST_BY_HOURS.
+template <RetentionRule R>
+using drops_newest_before_boundary = with_flag_off<R, &Retention::keep_newest_before_boundary>;
+
+/// Answers like `R` but lets the boundary pass a replacecommit whose
+/// replaced files a guard kept (plan_clean's clamp at guarded
+/// replacecommits off).
+template <RetentionRule R>
+using ignores_guarded_replaces = with_flag_off<R, &Retention::clamp_to_guarded_replaces>;
 
 enum class Canary : std::uint8_t {
   none,
@@ -78,16 +108,20 @@ enum class Canary : std::uint8_t {
   orphans_short_cutoff,
   orphans_ignore_markers,
   rollback_eager,
+  orphans_all_actions_start,
+  replace_unclamped,
 };
 
-inline constexpr std::array<Canary, 6> kCanaries = {Canary::hours_8584,           Canary::no_pending_guard,
-                                                    Canary::no_savepoint_guard,   Canary::orphans_short_cutoff,
-                                                    Canary::orphans_ignore_markers, Canary::rollback_eager};
+inline constexpr std::array<Canary, 8> kCanaries = {
+    Canary::hours_8584,           Canary::no_pending_guard,       Canary::no_savepoint_guard,
+    Canary::orphans_short_cutoff, Canary::orphans_ignore_markers, Canary::rollback_eager,
+    Canary::orphans_all_actions_start, Canary::replace_unclamped};
 
 /// Canaries that break the orphan sweep or rollback, not the cleaning
 /// policy: their runs keep the swarm's policy.
 constexpr bool keeps_swarm_policy(Canary c) noexcept {
-  return c == Canary::orphans_short_cutoff || c == Canary::orphans_ignore_markers || c == Canary::rollback_eager;
+  return c == Canary::orphans_short_cutoff || c == Canary::orphans_ignore_markers || c == Canary::rollback_eager ||
+         c == Canary::orphans_all_actions_start;
 }
 
 constexpr std::string_view to_string(Canary c) noexcept {
@@ -99,19 +133,45 @@ constexpr std::string_view to_string(Canary c) noexcept {
     case Canary::orphans_short_cutoff: return "orphans-short-cutoff";
     case Canary::orphans_ignore_markers: return "orphans-ignore-markers";
     case Canary::rollback_eager: return "rollback-eager";
+    case Canary::orphans_all_actions_start: return "orphans-all-actions-start";
+    case Canary::replace_unclamped: return "replace-unclamped";
   }
   return "?";
 }
 
-/// The invariant a canary must break first, when it has one.
-constexpr std::optional<Invariant> expected_invariant(Canary c) noexcept {
-  if (keeps_swarm_policy(c)) return Invariant::I3_orphan_cutoff;
-  return std::nullopt;
+/// The invariants one of which a canary must break first; empty when any
+/// violation counts.
+inline std::vector<Invariant> expected_invariants(Canary c) {
+  switch (c) {
+    case Canary::orphans_short_cutoff:
+    case Canary::orphans_ignore_markers:
+    case Canary::rollback_eager: return {Invariant::I3_orphan_cutoff};
+    case Canary::orphans_all_actions_start: return {Invariant::I4_no_loss, Invariant::I3_orphan_cutoff};
+    case Canary::replace_unclamped: return {Invariant::I4_no_loss};
+    default: return {};
+  }
+}
+
+/// Whether `first`, the first violation of a run of canary `c`, is one it
+/// must break.
+inline bool caught_for_the_right_reason(Canary c, Invariant first) {
+  const auto expected = expected_invariants(c);
+  return expected.empty() || std::find(expected.begin(), expected.end(), first) != expected.end();
+}
+
+/// "I4 no loss or I3 orphan cutoff", for messages.
+inline std::string expected_text(Canary c) {
+  std::string out;
+  for (const Invariant i : expected_invariants(c)) {
+    if (!out.empty()) out += " or ";
+    out += to_string(i);
+  }
+  return out;
 }
 
 inline std::optional<Canary> parse_canary(std::string_view s) {
-  for (Canary c : {Canary::none, Canary::hours_8584, Canary::no_pending_guard, Canary::no_savepoint_guard,
-                   Canary::orphans_short_cutoff, Canary::orphans_ignore_markers, Canary::rollback_eager}) {
+  if (to_string(Canary::none) == s) return Canary::none;
+  for (Canary c : kCanaries) {
     if (to_string(c) == s) return c;
   }
   return std::nullopt;
@@ -145,6 +205,30 @@ inline void focus_swarm(Canary c, SwarmConfig& s) {
     // Writes that can outlast the cutoff (a third of the swarms draw long ones).
     s.write_duration_ms = std::max(s.write_duration_ms, s.sweeper.cutoff_ms + 30 * kMinute);
   }
+  if (c == Canary::orphans_all_actions_start) {
+    // Archival that leaves non-write instants behind, and sweeps after it.
+    s.sweeper.on = true;
+    s.sweeper.flaw = SweepFlaw::all_actions_start;
+    s.indexing = true;  // a never-archived instant: the hazard in layout 2 as well
+    s.archiver = true;
+    s.archive_interval_ms = std::min<std::int64_t>(s.archive_interval_ms, kHour);
+    s.archive_min_commits = std::min<std::uint32_t>(s.archive_min_commits, 6);
+    s.archive_max_commits = s.archive_min_commits + 2;
+  }
+  if (c == Canary::replace_unclamped) {
+    // Replaced groups whose files a lease keeps past the boundary, then
+    // archival: clustering often, long time-travel queries (the canary's
+    // policy leases their snapshots), archival soon after.
+    s.clustering = true;
+    s.clustering_interval_ms = std::min<std::int64_t>(s.clustering_interval_ms, 90 * kMinute);
+    s.time_travel_percent = std::max<std::uint32_t>(s.time_travel_percent, 50);
+    s.query_max_ms = std::max<std::int64_t>(s.query_max_ms, 6 * kHour);
+    s.reader_interval_ms = std::min<std::int64_t>(s.reader_interval_ms, 20 * kMinute);
+    s.archiver = true;
+    s.archive_interval_ms = std::min<std::int64_t>(s.archive_interval_ms, kHour);
+    s.archive_min_commits = std::min<std::uint32_t>(s.archive_min_commits, 6);
+    s.archive_max_commits = s.archive_min_commits + 2;
+  }
 }
 
 /// The canary policy, with the swarm's knobs (commits retained, hours).
@@ -164,8 +248,16 @@ inline any_policy make_canary_policy(Canary c, std::uint32_t commits, std::uint3
       return any_policy(
           cleaning(keep_latest_commits{commits}, guard::pending_table_services, unguarded, scope::incremental),
           fmt::format("canary no-savepoint-guard (KEEP_LATEST_COMMITS n={} without savepoints)", commits));
+    case Canary::replace_unclamped:
+      return any_policy(
+          cleaning(ignores_guarded_replaces<keep_latest_commits>{keep_latest_commits{commits}}, guard::savepoints,
+                   guard::pending_table_services, guard::reader_leases, scope::incremental),
+          fmt::format("canary replace-unclamped (KEEP_LATEST_COMMITS n={} with reader leases, boundary not "
+                      "clamped at guarded replacecommits)",
+                      commits));
     case Canary::orphans_short_cutoff:
     case Canary::orphans_ignore_markers:
+    case Canary::orphans_all_actions_start:
     case Canary::rollback_eager:  // not a policy canary: run_seed keeps the swarm's policy
     case Canary::none: break;
   }

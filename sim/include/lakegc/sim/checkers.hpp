@@ -148,6 +148,41 @@ inline bool latest_readable(Table& t, const TableMetadata& md, const FileMap& pr
 
 }  // namespace detail
 
+/// I4, exactly: the latest snapshot as Hudi resolves it from the real
+/// storage equals the oracle's. A missing file is lost data; a file the
+/// oracle's snapshot does not hold is one Hudi now reads that it must not:
+/// a replaced file group read as live again (duplicate rows), as happens
+/// when archival drops the replacecommit of a group whose files are still
+/// on storage. Run after archival (and at the end of a run). False and a
+/// violation against `actor` when broken.
+inline bool check_latest_exact(Table& t, std::string_view actor) {
+  auto md = detail::load_for_check(t);
+  if (!md) return false;
+  const auto commits = md->timeline.completed_commits();
+  if (commits.empty()) return true;
+  const InstantTime latest = commits.back()->requested;
+  const FileMap present = t.data_files();
+  bool error = false;
+  if (!detail::latest_readable(t, *md, present, actor, nullptr, &error)) return false;
+  if (error) return false;
+  auto ideal = t.oracle.snapshot(*md, latest);
+  auto real = resolve_snapshot(t.storage, *md, latest);
+  if (!ideal.ok() || !real.ok()) {
+    t.unexpected("checker", "resolving the latest snapshot", ideal.ok() ? real.status() : ideal.status());
+    return false;
+  }
+  std::set<std::string> expected;
+  for (const SnapshotFile& f : **ideal) expected.insert(f.path());
+  for (const SnapshotFile& f : *real) {
+    if (expected.contains(f.path())) continue;
+    t.violation(Invariant::I4_no_loss, std::string(actor), f.path(), latest,
+                "the latest snapshot reads a file it must not (a replaced file group read as live again: "
+                "duplicate rows)");
+    return false;
+  }
+  return true;
+}
+
 /// I2, I4, I5 and pending-service inputs after cleans removed files:
 /// `removed_by` maps each clean instant to the files it removed. Each clean
 /// answers for its own deletions against its own promise (a later clean's
@@ -242,6 +277,7 @@ KeptFiles convergence_model(const TableView& v, const CleanDecision& decision, c
     if (d.guards.pending_table_services && g.pending_compaction_base && s.base_instant >= *g.pending_compaction_base) {
       return true;
     }
+    if (d.guards.pending_table_services && lakegc::detail::slice_has_pending_write(v, s)) return true;
     if (d.guards.reader_leases) {
       for (const InstantTime& l : leases) {
         if (g.replaced_by && *g.replaced_by <= l) continue;
@@ -326,7 +362,9 @@ KeptFiles convergence_model(const TableView& v, const CleanDecision& decision, c
         const bool kept = keep || guarded(i);
         // A layout-2 log whose slice is uncertain (its archived deltacommit's
         // completion time unknown) may belong to this slice or any newer
-        // one: it stays while any of them stays.
+        // one: it may stay while any of them stays, and must stay while its
+        // own does. (A clean that ran while the deltacommit was still
+        // active knew its slice and may have deleted it with that slice.)
         any_newer_kept = any_newer_kept || kept;
         const FileSlice& s = slices[i];
         auto keep_file = [&](std::string f, bool required) {
@@ -337,8 +375,8 @@ KeptFiles convergence_model(const TableView& v, const CleanDecision& decision, c
           if (s.base_file != kNoFile) keep_file(v.file_path(part, s.base_file), kept);
         }
         for (auto f : v.logs_of(s)) {
-          const bool log_kept = kept || (v.completion_unknown(f) && any_newer_kept);
-          if (log_kept || replaced_waits) keep_file(v.file_path(part, f), log_kept);
+          const bool may_stay = kept || replaced_waits || (v.completion_unknown(f) && any_newer_kept);
+          if (may_stay) keep_file(v.file_path(part, f), kept);
         }
       }
     }
@@ -352,7 +390,10 @@ KeptFiles convergence_model(const TableView& v, const CleanDecision& decision, c
 /// silently truncated (a fault incremental cleaning cannot recover from) are
 /// counted as waived instead of reported.
 inline void check_convergence(Table& t, const CleanDecision& d) {
-  auto md = t.load();
+  // The metadata the cleaner plans with: where lakegc cannot read the
+  // archive, a layout-2 log of an archived deltacommit has an uncertain
+  // slice, and the policy keeps it as such (convergence_model).
+  auto md = t.load_as_lakegc();
   if (!md.ok()) return;
   auto view = load_view(t.oracle.shadow(), *md);
   if (!view.ok()) {
@@ -424,11 +465,11 @@ inline void check_orphan_cutoff(Table& t, const FileMap& removed, std::string_vi
 }
 
 /// After the orphan sweep (snapshot taken at `since_ms`) removed files: I3
-/// first, then the machinery the
-/// cleaner answers to (I4 latest snapshot, I5 savepoints, pending services'
-/// inputs, I2 the promise standing now), and finally every removed file
-/// must have been an orphan: the sweep promises nothing and may take
-/// nothing that commit metadata references.
+/// first (no file of a write in flight), then I4 (the latest snapshot) and
+/// I5 (savepoints), then I3 again: every removed file must have been an
+/// orphan (the sweep promises nothing and may take nothing committed), and
+/// finally what the cleaner also answers to: pending services' inputs and
+/// I2, the promise standing now.
 inline void check_after_sweep(Table& t, const FileMap& removed, const Promise& promise, std::int64_t since_ms) {
   if (removed.empty()) return;
   const std::size_t before = t.violations.size();
@@ -449,6 +490,13 @@ inline void check_after_sweep(Table& t, const FileMap& removed, const Promise& p
       }
     }
   }
+  // I3: the sweep deletes nothing but orphans.
+  for (const auto& [path, size] : removed) {
+    if (t.oracle.is_orphan(path)) continue;
+    t.violation(Invariant::I3_orphan_cutoff, "sweeper", path, {},
+                "the orphan sweep deleted a file that is not an orphan (a committed write's file)");
+    return;
+  }
   for (const auto& [instant, input] : t.oracle.services()) {
     for (const SnapshotFile& f : input.files) {
       if (removed.contains(f.path())) {
@@ -466,12 +514,6 @@ inline void check_after_sweep(Table& t, const FileMap& removed, const Promise& p
       return;
     }
     if (error) return;
-  }
-  for (const auto& [path, size] : removed) {
-    if (t.oracle.is_orphan(path)) continue;
-    t.violation(Invariant::I2_retention, "sweeper", path, {},
-                "the orphan sweep deleted a file that is not an orphan (a committed write's file)");
-    return;
   }
 }
 

@@ -127,6 +127,7 @@ class Cleaner {
     last_run_ms_ = t_.now();
     planned_last_run_ = decision.has_value();
     if (truncated && decision && decision->settings.incremental) t_.oracle.short_listing(before);
+    if (truncated && decision) t_.oracle.truncated_listing(before);
     if (decision) last_decision_ = decision;
     if (promise) current_promise_ = *promise;
 

@@ -93,17 +93,20 @@ class Oracle {
     return &it->second;
   }
 
-  /// Before archival drops the replacecommits requested before `bound`:
-  /// forget the files of the groups they replaced. No snapshot that stays
-  /// resolvable reads them, and once their replacecommit leaves the active
-  /// timeline a view would take them for live groups again (the archiver
-  /// only archives a replacecommit whose replaced files are gone from the
-  /// real storage; the shadow keeps everything, so it must forget them).
-  void forget_replaced_before(const TableMetadata& md, const InstantTime& bound) {
+  /// Before archival drops the instants `archived`: forget the files of
+  /// the groups their replacecommits replaced. The oracle's snapshots are
+  /// what Hudi should read: a replaced group stays replaced for good. Once
+  /// its replacecommit leaves the active timeline a view would take the
+  /// group for a live one again, so the shadow (which keeps every file)
+  /// must forget its files. If the real storage still holds them, Hudi's
+  /// view revives the group there (duplicates): the latest-snapshot check
+  /// after archival reports it (I4, check_latest_exact).
+  void forget_replaced(const TableMetadata& md, const std::vector<InstantTime>& archived) {
     std::vector<std::string> drop;
-    for (const auto& [t, info] : md.commits) {
-      if (!(t < bound) || info.replaced.empty() || !md.timeline.is_completed_commit(t)) continue;
-      for (const ReplacedGroup& g : info.replaced) {
+    for (const InstantTime& t : archived) {
+      const auto it = md.commits.find(t);
+      if (it == md.commits.end() || it->second.replaced.empty() || !md.timeline.is_completed_commit(t)) continue;
+      for (const ReplacedGroup& g : it->second.replaced) {
         (void)shadow_.list(
             g.partition,
             [&](const FileEntry& e) {
@@ -187,9 +190,34 @@ class Oracle {
     for (const auto& [p, size] : present) short_listed_.insert(p);
   }
   bool missed_by_short_listing(const std::string& path) const { return short_listed_.contains(path); }
+  /// A clean (of any scope) planned from a silently truncated listing while
+  /// these files were on storage: it may not have seen them
+  /// (the archiver's library-gap bound for replaced groups).
+  void truncated_listing(const std::map<std::string, std::uint64_t>& present) {
+    for (const auto& [p, size] : present) truncated_listed_.insert(p);
+  }
+  bool present_at_truncated_listing(const std::string& path) const { return truncated_listed_.contains(path); }
 
   // --- savepoints and services ------------------------------------------------
   std::map<InstantTime, std::vector<std::string>>& savepoints() noexcept { return savepoints_; }
+  /// The commit a savepoint instant savepoints. Hudi gives a savepoint its
+  /// commit's time; memory_journal keys instants by time, so the simulator
+  /// takes a fresh one and remembers the commit here (kept after the
+  /// savepoint goes: a clean plan's savepointed_timestamps may still name
+  /// it, and Hudi's archiver reads those as commit times).
+  void savepointed(const InstantTime& savepoint, const InstantTime& commit, std::vector<std::string> paths) {
+    savepointed_commit_[savepoint] = SavepointRecord{commit, std::move(paths)};
+  }
+  InstantTime savepointed_commit(const InstantTime& savepoint) const {
+    auto it = savepointed_commit_.find(savepoint);
+    return it == savepointed_commit_.end() ? savepoint : it->second.commit;
+  }
+  /// The files a savepoint named, existing or deleted (empty if unknown).
+  const std::vector<std::string>& savepointed_files(const InstantTime& savepoint) const {
+    static const std::vector<std::string> none;
+    auto it = savepointed_commit_.find(savepoint);
+    return it == savepointed_commit_.end() ? none : it->second.paths;
+  }
   std::map<InstantTime, ServiceInput>& services() noexcept { return services_; }
 
   // --- promises and deletions ---------------------------------------------------
@@ -221,7 +249,13 @@ class Oracle {
   std::set<std::string> orphan_paths_;
   std::set<std::string> duplicates_;
   std::set<std::string> short_listed_;
+  std::set<std::string> truncated_listed_;
   std::map<InstantTime, std::vector<std::string>> savepoints_;
+  struct SavepointRecord {
+    InstantTime commit;
+    std::vector<std::string> paths;
+  };
+  std::map<InstantTime, SavepointRecord> savepointed_commit_;
   std::map<InstantTime, ServiceInput> services_;
   std::vector<Promise> promises_;
   std::map<InstantTime, std::size_t> clean_promise_;

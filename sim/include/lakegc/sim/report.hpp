@@ -63,17 +63,19 @@ inline std::string format_stats(const RunStats& s) {
   const QueryStats q = s.all_queries();
   std::string out = fmt::format(
       "  events {} | commits {} (aborted {}, crashed {}, failed {}) | compactions {} clusterings {} savepoints {} "
-      "archivals {}\n",
+      "archivals {} ({} instants; held at library gaps a/b/c: {}/{}/{})\n",
       s.events, s.commits, s.writes_aborted, s.writes_crashed, s.writes_failed, s.compactions, s.clusterings,
-      s.savepoints, s.archivals);
+      s.savepoints, s.archivals, s.instants_archived, s.archival_gap_holds[0], s.archival_gap_holds[1],
+      s.archival_gap_holds[2]);
   out += fmt::format(
       "  cleaner: {} run(s), {} executed, {} failed under faults; deleted {} file(s), {} MiB | faults armed {}\n",
       s.clean_runs, s.cleans_executed, s.clean_errors, s.files_deleted, mib(s.bytes_deleted), s.faults_armed);
   if (s.sweeps_begun > 0) {
     out += fmt::format("  sweeper: {} sweep(s) begun, {} finished, {} refused by the longest-write guard, {} forced "
-                       "(tight cutoff, or the final sweep at quiescence); deleted {} orphan(s), {} MiB\n",
+                       "(tight cutoff, or the final sweep at quiescence); deleted {} orphan(s), {} MiB; {} snapshot(s) "
+                       "whose oldest instant is not a write\n",
                        s.sweeps_begun, s.sweeps, s.sweeps_refused, s.sweeps_forced, s.orphans_deleted,
-                       mib(s.orphan_bytes_deleted));
+                       mib(s.orphan_bytes_deleted), s.sweeps_non_write_oldest);
   }
   if (s.rollbacks > 0) {
     out += fmt::format("  rollback: {} write(s) rolled back, {} file(s) deleted by their markers\n",
@@ -106,6 +108,10 @@ class SweepSummary {
     if (r.stats.i6_waived > 0) ++row.waived_seeds;
     for (std::size_t i = 0; i < row.queries.size(); ++i) row.queries[i] += r.stats.queries[i];
     for (const Violation& v : r.violations) ++row.by_invariant[std::string(to_string(v.invariant))];
+    sweeps_ += r.stats.sweeps_begun;
+    sweeps_non_write_oldest_ += r.stats.sweeps_non_write_oldest;
+    if (r.stats.sweeps_non_write_oldest > 0) ++seeds_non_write_oldest_;
+    for (std::size_t i = 0; i < gap_holds_.size(); ++i) gap_holds_[i] += r.stats.archival_gap_holds[i];
   }
 
   std::uint64_t seeds() const {
@@ -139,6 +145,10 @@ class SweepSummary {
                          r.failed_seeds);
     }
     out += "held: storage held on average over a run (MiB); expected: queries that failed without a broken promise\n";
+    out += fmt::format("orphan sweeps: {} snapshot(s), {} of them (in {} seed(s)) with a non-write oldest instant; "
+                       "archiver runs held at library gaps a/b/c: {}/{}/{}\n",
+                       sweeps_, sweeps_non_write_oldest_, seeds_non_write_oldest_, gap_holds_[0], gap_holds_[1],
+                       gap_holds_[2]);
     out += "queries outliving the promise, by query length (failed / judged):\n";
     for (const auto& [name, r] : rows_) {
       out += fmt::format("  {:<{}}", name, w);
@@ -197,6 +207,10 @@ class SweepSummary {
     std::map<std::string, std::uint64_t> by_invariant;
   };
   std::map<std::string, Row> rows_;
+  std::uint64_t sweeps_ = 0;
+  std::uint64_t sweeps_non_write_oldest_ = 0;
+  std::uint64_t seeds_non_write_oldest_ = 0;
+  std::array<std::uint64_t, 3> gap_holds_{};
 };
 
 }  // namespace lakegc::sim

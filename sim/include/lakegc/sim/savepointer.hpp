@@ -41,6 +41,7 @@ class Savepointer {
       return false;
     }
     t_.oracle.bump();
+    t_.oracle.savepointed(s, commits.back()->requested, paths);
     t_.oracle.savepoints()[s] = std::move(paths);
     ++t_.stats.savepoints;
     t_.event("savepointer", "savepoint {} of snapshot {} ({} files)", s, commits.back()->requested,

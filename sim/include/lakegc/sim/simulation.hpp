@@ -94,6 +94,7 @@ class Driver {
     if (sw_.compaction) s_.after(jitter(sw_.compaction_interval_ms), [this] { compaction(); });
     if (sw_.clustering) s_.after(jitter(sw_.clustering_interval_ms), [this] { clustering(); });
     if (sw_.savepoints) s_.after(jitter(sw_.savepoint_interval_ms), [this] { savepoint(); });
+    if (sw_.indexing) s_.after(jitter(sw_.indexing_interval_ms), [this] { indexing(); });
     if (sw_.cleaner == CleanerMode::async) s_.after(jitter(sw_.clean_interval_ms), [this] { clean(); });
     if (sw_.archiver) s_.after(jitter(sw_.archive_interval_ms), [this] { archive(); });
     if (sw_.faults.on) s_.after(jitter(sw_.faults.interval_ms), [this] { fault(); });
@@ -173,6 +174,11 @@ class Driver {
     w_.savepoint_remove(sw_.savepoint_lifetime_ms);
     w_.savepoint_take();
     s_.after(jitter(sw_.savepoint_interval_ms), [this] { savepoint(); });
+  }
+  void indexing() {
+    if (!open()) return;
+    w_.index_build();
+    s_.after(jitter(sw_.indexing_interval_ms), [this] { indexing(); });
   }
   void clean() {
     if (!open()) return;

@@ -60,6 +60,13 @@ struct RunStats {
   std::uint64_t clusterings = 0;
   std::uint64_t savepoints = 0;
   std::uint64_t archivals = 0;
+  std::uint64_t instants_archived = 0;  // commits, cleans and rollbacks moved to the archive
+  /// Archiver runs a library-gap bound stopped, per gap (a), (b), (c)
+  /// (archiver.hpp).
+  std::array<std::uint64_t, 3> archival_gap_holds{};
+  /// Sweeps whose snapshot's oldest active instant is not a write (an old
+  /// clean or rollback archival left behind): the hazard of issue 11.
+  std::uint64_t sweeps_non_write_oldest = 0;
   std::uint64_t faults_armed = 0;
   std::uint64_t read_retries = 0;     // a read hit an injected storage failure
   std::uint64_t i6_waived = 0;

@@ -56,6 +56,10 @@ enum class SweepFlaw : std::uint8_t {
   short_cutoff,
   /// The sweep's metadata snapshot loses pending write instants and markers.
   ignore_markers,
+  /// The sweep's snapshot starts the timeline at its oldest instant of any
+  /// action (its oldest clean or rollback is presented as a write), the
+  /// rule lakegc had before issue 11.
+  all_actions_start,
 };
 
 /// The orphan sweeper (sweeper.hpp): plan_orphans + delete_orphans, in two
@@ -98,6 +102,11 @@ struct SwarmConfig {
   bool clustering = false;
   std::int64_t clustering_interval_ms = 3 * kHour;
   std::int64_t clustering_duration_ms = 10 * kMinute;
+  /// An indexer (Hudi's async metadata-table indexing) now and then records
+  /// a completed indexing instant: Hudi never archives those, so after
+  /// archival one is older than every write instant, in either layout.
+  bool indexing = false;
+  std::int64_t indexing_interval_ms = 6 * kHour;
   bool savepoints = false;
   std::int64_t savepoint_interval_ms = 4 * kHour;
   std::int64_t savepoint_lifetime_ms = 6 * kHour;
@@ -106,8 +115,20 @@ struct SwarmConfig {
   std::int64_t clean_interval_ms = 30 * kMinute;
   bool archiver = true;
   std::int64_t archive_interval_ms = 2 * kHour;
-  std::uint32_t archive_min_commits = 12;
-  std::uint32_t archive_max_commits = 20;
+  std::uint32_t archive_min_commits = 12;  // hoodie.keep.min.commits
+  std::uint32_t archive_max_commits = 20;  // hoodie.keep.max.commits
+  /// Whether lakegc's journal (the cleaner's and the sweep's) reads the
+  /// table's archive: the completion times of archived instants
+  /// (memory_journal::set_archive_readable). Without them, a layout-2 log
+  /// of an archived deltacommit has an uncertain slice
+  /// (TableView::completion_unknown). Hudi's own readers, writers and
+  /// services, and the oracle, always read the truth.
+  bool archive_readable = true;
+  /// Library-gap bounds of the archiver (archiver.hpp) turned off, one bit
+  /// per gap: 1 (a), 2 (b), 4 (c). 0 in swarms; lakegc-sim
+  /// --strict-archiver turns them all off (Hudi's rules and the orphan
+  /// bound only) to reproduce the gaps.
+  std::uint8_t archiver_gaps_off = 0;
   // Orphan sweeper.
   SweeperKnobs sweeper;
   // Faults and length.
@@ -178,6 +199,12 @@ inline SwarmConfig draw_swarm(Rng& rng) {
   const std::int64_t longest = std::max({s.write_duration_ms, s.compaction_duration_ms, s.clustering_duration_ms});
   s.sweeper.cutoff_ms = s.sweeper.tight ? s.sweeper.listing_ms + rng.uniform_i64(5, 30) * kMinute
                                         : s.sweeper.listing_ms + longest + rng.uniform_i64(30, 360) * kMinute;
+  // Drawn after the sweeper, for the same reason: in a third of the
+  // layout-2 swarms lakegc cannot read the archive.
+  const bool archive_unreadable = rng.chance(1, 3);
+  s.archive_readable = !(s.layout == TimelineLayout::v2 && archive_unreadable);
+  s.indexing = rng.chance(1, 4);
+  s.indexing_interval_ms = rng.uniform_i64(2, 12) * kHour;
   return s;
 }
 
@@ -270,19 +297,23 @@ inline std::string describe(const SwarmConfig& s) {
   out += fmt::format("  services  : compaction={} (every {}min, {}min) clustering={} (every {}min, {}min)\n",
                      s.compaction, mins(s.compaction_interval_ms), mins(s.compaction_duration_ms), s.clustering,
                      mins(s.clustering_interval_ms), mins(s.clustering_duration_ms));
+  if (s.indexing) out += fmt::format("              indexing every ~{}min\n", mins(s.indexing_interval_ms));
   out += fmt::format("              savepoints={} (every {}min, kept {}min, max {}) cleaner={} archiver={} "
-                     "(every {}min, keep {}..{} commits)\n",
+                     "(every {}min, keep {}..{} commits{})\n",
                      s.savepoints, mins(s.savepoint_interval_ms), mins(s.savepoint_lifetime_ms), s.max_savepoints,
                      s.cleaner == CleanerMode::inline_after_commit ? std::string("inline")
                                                                    : fmt::format("async every {}min", mins(s.clean_interval_ms)),
-                     s.archiver, mins(s.archive_interval_ms), s.archive_min_commits, s.archive_max_commits);
+                     s.archiver, mins(s.archive_interval_ms), s.archive_min_commits, s.archive_max_commits,
+                     s.archive_readable ? "" : ", archive unreadable by lakegc");
   out += fmt::format("  sweeper   : {}", s.sweeper.on ? "on" : "off");
   if (s.sweeper.on) {
     out += fmt::format(" (every ~{}min, listing up to {}min, cutoff {}min{}{})", mins(s.sweeper.interval_ms),
                        mins(s.sweeper.listing_ms), mins(s.sweeper.cutoff_ms), s.sweeper.tight ? ", tight" : "",
                        s.sweeper.flaw == SweepFlaw::short_cutoff     ? ", CANARY short cutoff"
                        : s.sweeper.flaw == SweepFlaw::ignore_markers ? ", CANARY ignores markers"
-                                                                     : "");
+                       : s.sweeper.flaw == SweepFlaw::all_actions_start
+                           ? ", CANARY timeline starts at any action"
+                           : "");
   }
   out += fmt::format("\n  faults    : {}", s.faults.on ? "on" : "off");
   if (s.faults.on) {

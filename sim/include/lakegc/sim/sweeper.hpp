@@ -34,9 +34,15 @@
 // left storage. Deleted orphans leave the oracle's orphan set, so the
 // archiver (which holds archival back for orphans) can move on.
 //
-// Canaries (SweeperKnobs::flaw, set only by canaries.hpp): short_cutoff
-// sweeps with a one-minute cutoff, forced; ignore_markers plans with a
-// snapshot whose pending write instants and markers were removed.
+// The snapshot is lakegc's (Table::load_as_lakegc): where the swarm says
+// lakegc cannot read the archive, it has no archived completion times.
+//
+// Canaries (SweeperKnobs::flaw, set only by canaries.hpp; the snapshot
+// transformations are in sweep_flaws.hpp): short_cutoff sweeps with a
+// one-minute cutoff, forced; ignore_markers plans with a snapshot whose
+// pending write instants and markers were removed; all_actions_start plans
+// with a snapshot whose timeline starts at its oldest instant of any action
+// (an old clean or rollback presented as a write).
 #pragma once
 
 #include <cstdint>
@@ -47,6 +53,7 @@
 #include "lakegc/exec/orphan_executor.hpp"
 #include "lakegc/plan/plan_orphans.hpp"
 #include "lakegc/sim/checkers.hpp"
+#include "lakegc/sim/sweep_flaws.hpp"
 #include "lakegc/sim/table.hpp"
 
 namespace lakegc::sim {
@@ -64,12 +71,19 @@ class Sweeper {
   /// the journal cannot be read.
   bool begin() {
     if (snapshot_) return false;
-    auto md = t_.load();
+    auto md = t_.load_as_lakegc();
     if (!md.ok()) {
       t_.unexpected("sweeper", "journal.load", md.status());
       return false;
     }
+    if (!md->timeline.instants().empty() && !is_write_action(md->timeline.instants().front().action)) {
+      ++t_.stats.sweeps_non_write_oldest;
+    }
     if (t_.swarm.sweeper.flaw == SweepFlaw::ignore_markers) blind(*md);
+    if (t_.swarm.sweeper.flaw == SweepFlaw::all_actions_start && start_at_any_action(*md)) {
+      t_.event("sweeper", "CANARY: the snapshot's timeline starts at {} (not a write)",
+               md->timeline.instants().front().requested);
+    }
     snapshot_ = std::move(*md);
     begun_ms_ = t_.now();
     ++t_.stats.sweeps_begun;
@@ -157,19 +171,6 @@ class Sweeper {
   std::int64_t last_listed_ms() const noexcept { return last_listed_ms_; }
 
  private:
-  // Canary orphans-ignore-markers: the sweep no longer sees in-flight
-  // writes (pending commit/deltacommit/replacecommit instants and every
-  // marker are removed from its snapshot).
-  static void blind(TableMetadata& md) {
-    std::vector<Instant> kept;
-    for (const Instant& i : md.timeline.instants()) {
-      if (i.is_pending() && is_commit_action(i.action)) continue;
-      kept.push_back(i);
-    }
-    if (auto tl = Timeline::make(std::move(kept)); tl.ok()) md.timeline = std::move(*tl);
-    md.markers.clear();
-  }
-
   Table& t_;
   std::optional<TableMetadata> snapshot_;
   std::int64_t begun_ms_ = 0;

@@ -73,6 +73,11 @@ class Table {
         oracle(clock_) {
     if (clock.now_ms < kEpochMs) clock.now_ms = kEpochMs;
     origin_ms = clock.now_ms;
+    // A rollback records a completed rollback instant, as Hudi writes one:
+    // rollbacks and cleans are archived by their own rules, so swarms grow
+    // tables whose oldest instants are not writes.
+    journal.set_instant_allocator([this] { return next_instant(); });
+    journal.set_archive_readable(swarm.archive_readable);
     trace.set_origin(origin_ms);
     for (std::uint32_t i = 0; i < std::max<std::uint32_t>(swarm.partitions, 1); ++i) {
       partitions.push_back(fmt::format("dt=2023-11-{:02d}", 14 + i));
@@ -147,7 +152,15 @@ class Table {
     return Status();
   }
 
-  StatusOr<TableMetadata> load() const { return journal.load(); }
+  /// The table's metadata as Hudi reads it, archive included: what Hudi's
+  /// writers, readers and services see, and what the oracle and the
+  /// checkers judge by.
+  StatusOr<TableMetadata> load() const { return journal.load(/*with_archive=*/true); }
+  /// The metadata as lakegc's journal reads it (Journal::load): without the
+  /// archive's completion times when the swarm says lakegc cannot read the
+  /// archive (SwarmConfig::archive_readable). The cleaner (run_clean loads
+  /// it itself), the orphan sweep and failed-write rollback plan with it.
+  StatusOr<TableMetadata> load_as_lakegc() const { return journal.load(); }
 
   /// Data files (not partition markers) on the real storage, by path. Never
   /// fails and never consumes an armed fault.

@@ -84,6 +84,23 @@ class World {
   bool savepoint_take() { return table.swarm.savepoints && savepointer.take(); }
   bool savepoint_remove(std::int64_t min_age_ms) { return savepointer.remove_oldest(min_age_ms); }
   bool clean() { return cleaner.run(); }
+  /// The indexer records a completed indexing instant (never archived).
+  bool index_build() {
+    if (!table.swarm.indexing) return false;
+    const InstantTime t = table.next_instant();
+    if (Status st = table.journal.begin(t, Action::indexing); !st.ok()) {
+      table.unexpected("indexer", "journal.begin", st);
+      return false;
+    }
+    (void)table.journal.set_inflight(t);
+    if (Status st = table.journal.complete(t, table.next_instant(), CommitInfo{}); !st.ok()) {
+      table.unexpected("indexer", "journal.complete", st);
+      return false;
+    }
+    table.oracle.bump();
+    table.event("indexer", "indexing instant {} completed", t);
+    return true;
+  }
   bool archive() { return table.swarm.archiver && archiver.run(); }
   /// The orphan sweep's two phases: the metadata snapshot, then (a listing
   /// duration later) list, plan and delete.
@@ -176,6 +193,7 @@ class World {
         table.violation(Invariant::I4_no_loss, "checker", f, latest, "the latest snapshot is not fully readable");
         return;
       }
+      if (!check_latest_exact(table, "checker")) return;
     }
     for (const auto& [sp, paths] : table.oracle.savepoints()) {
       for (const std::string& f : paths) {

@@ -19,8 +19,9 @@
 // * Groups under a pending clustering are not written (Hudi's default
 //   update strategy rejects such writes).
 // * Conflict: a write touching a file group that another write committed
-//   to after this one began is abandoned (Hudi's file-level OCC). Its files
-//   stay on storage as orphans.
+//   to after this one began is abandoned (Hudi's file-level OCC): its
+//   instant is rolled back at once (a rollback instant is recorded) but its
+//   files stay on storage as orphans.
 // * Faults: a writer crash leaves the write pending until its heartbeat
 //   expires and the next writer rolls it back with the library
 //   (plan_rollback LAZY + execute_rollback: its markers name the files to
@@ -281,7 +282,7 @@ class Writers {
   /// I3 checks what it deleted: never a file of a live write.
   void rollback_expired(std::int64_t age_ms) {
     const bool idle = !beat_live();
-    auto md = t_.load();
+    auto md = t_.load_as_lakegc();  // lakegc's planner, lakegc's journal
     if (!md.ok()) {
       t_.unexpected("rollback", "journal.load", md.status());
       return;
@@ -385,8 +386,12 @@ class Writers {
     if (it != t_.groups.end() && it->second.pending_writes > 0) --it->second.pending_writes;
   }
 
+  // The write is rolled back at once (its instant goes and a completed
+  // rollback instant is recorded, as Hudi records one), but its files stay
+  // behind: orphans, the sweep's to delete (a rollback that lost them, or
+  // one that ran without markers).
   void abandon(const InstantTime& instant, const std::vector<std::string>& paths) {
-    if (Status st = t_.journal.remove_pending(instant); !st.ok()) t_.unexpected("rollback", "remove_pending", st);
+    if (Status st = t_.journal.rollback(instant); !st.ok()) t_.unexpected("rollback", "journal.rollback", st);
     t_.oracle.bump();
     t_.oracle.end_write(instant);
     t_.oracle.orphan(instant, paths);
