@@ -19,6 +19,12 @@ line), then checks
             every as-of) shows in a slice;
   readback  `hudi baseline` / `hudi verify` / `hudi continue` on a table, and on
             a damaged copy verify must fail;
+  execute   on every table without a metadata table, `lakegc clean --execute`
+            on a copy (two settings, and once crashed after a few changes and
+            resumed): the files it deletes are the files of Hudi's own plan,
+            and Hudi then loads the timeline, reads the latest snapshot and the
+            promised time travel as the baseline, and writes 3 more commits
+            with its own inline services (the crash on the first table only);
   selftest  every comparator reports a deliberately altered answer.
 
 Any difference fails the suite, printed with the table, the seed and the
@@ -51,7 +57,13 @@ DEFAULT_MATRIX = [
 ]
 ALL_COMBOS = [(v, t, m) for v in (6, 8, 9) for t in ("COW", "MOR") for m in ("off", "on")]
 
-CHECKS = ("selftest", "view", "clean", "orphans", "readback")
+CHECKS = ("selftest", "view", "clean", "orphans", "readback", "execute")
+
+# Settings `lakegc clean --execute` runs under in the execute check.
+EXECUTE_GRID = [
+    ["hoodie.clean.policy=KEEP_LATEST_COMMITS", "hoodie.clean.commits.retained=2"],
+    ["hoodie.clean.policy=KEEP_LATEST_FILE_VERSIONS", "hoodie.clean.fileversions.retained=1"],
+]
 
 
 # ----------------------------------------------------------------------------- utils
@@ -382,8 +394,37 @@ def pred_logs_of_pending_writes(tb, text):
     return all(l in named for l in logs)
 
 
+def pred_slices_of_pending_writes(tb, text):
+    """Every file of the difference ("only Hudi deletes") belongs to a slice
+    (file id, base instant) one of whose files a pending write's marker
+    names: lakegc keeps such a slice whole."""
+    if "files only Hudi deletes" not in text and "only Hudi" not in text:
+        return False
+    tl = (tb.get("views") or [{}])[0].get("timeline") or []
+    pending = {i["requested"] for i in tl if i["state"] != "completed"}
+    temp = os.path.join(tb["dir"], ".hoodie", ".temp")
+    slices = set()
+    for inst in pending:
+        for root, _, files in os.walk(os.path.join(temp, inst)):
+            for f in files:
+                m = re.match(r"(.*)\.marker\.(CREATE|MERGE|APPEND)$", f)
+                if not m:
+                    continue
+                name = m.group(1)
+                lm = LOG_RE.search("." + name.lstrip("."))
+                bm = BASE_RE.search(name)
+                if lm:
+                    slices.add((lm.group(1), lm.group(2)))
+                elif bm:
+                    slices.add((bm.group(1), bm.group(3)))
+    named = [(m.group(1), m.group(2)) for m in LOG_RE.finditer(text)] + \
+            [(m.group(1), m.group(3)) for m in BASE_RE.finditer(text)]
+    return bool(named) and all(x in slices for x in named)
+
+
 PREDICATES = {
     "logs_of_pending_writes": pred_logs_of_pending_writes,
+    "slices_of_pending_writes": pred_slices_of_pending_writes,
     "logs_not_committed": pred_logs_not_committed,
     "pending_compaction_after_as_of": pred_pending_compaction_after_as_of,
     "planted_duplicate": pred_planted_duplicate,
@@ -407,7 +448,8 @@ class Known:
 
     def match(self, check, tb, text):
         for e in self.entries:
-            if e["check"] != check or not e["_re"].search(text):
+            checks = e["check"] if isinstance(e["check"], list) else [e["check"]]
+            if check not in checks or not e["_re"].search(text):
                 continue
             if not re.search(e.get("table", ""), (tb or {}).get("desc") or ""):
                 continue
@@ -717,6 +759,109 @@ class Suite:
                       self.repro(tb, ["tests/interop/hudi", "continue", tb["dir"], "--commits", "2"]))
             shutil.rmtree(tb["dir"], ignore_errors=True)
 
+    @staticmethod
+    def data_files(root):
+        """Data files under a table root (not .hoodie, not checksum files), relative."""
+        out = set()
+        for d, dirs, files in os.walk(root):
+            rel = os.path.relpath(d, root)
+            if rel == ".hoodie" or rel.startswith(".hoodie" + os.sep):
+                dirs[:] = []
+                continue
+            for f in files:
+                if f.endswith(".crc") or f.startswith(".hoodie_partition_metadata"):
+                    continue
+                out.add(f if rel == "." else os.path.join(rel, f).replace(os.sep, "/"))
+        return out
+
+    @staticmethod
+    def promised_instants(plan, timeline):
+        """The completed writes a plan promises time travel to: those at or
+        after its earliest instant to retain. (The newest slice before it is
+        kept too, but Hudi refuses time travel before the last clean's
+        earliest commit to retain: "Cleaner cleaned up the timestamp of
+        interest".)"""
+        writes = sorted(i["requested"] for i in timeline if i["state"] == "completed"
+                        and i["action"] in ("commit", "deltacommit", "replacecommit"))
+        e = (plan or {}).get("earliestInstantToRetain")
+        if not e:
+            return writes[-1:]
+        return [w for w in writes if w >= e]
+
+    def check_execute(self, hudi, tb):
+        if tb["mdt"] != "off" or not tb.get("lake_inspect"):
+            return
+        now = self.plan_now(tb)
+        # The crashed-and-resumed run on the first such table only (time).
+        first = not any(t.get("executed") for t in self.tables)
+        tb["executed"] = True
+        for k, conf in enumerate(EXECUTE_GRID + ([EXECUTE_GRID[0] + ["crash"]] if first else [])):
+            crash = conf[-1] == "crash"
+            conf = [c for c in conf if c != "crash"]
+            cargs = list(itertools.chain(*[["--conf", c] for c in conf]))
+            copy = "%s.execute%d" % (tb["dir"], k)
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(self.ldir(tb), copy, symlinks=True)
+            label = " [%s%s]" % (" ".join(conf), ", crashed after 3 changes then resumed" if crash else "")
+            largs = ["clean", copy, "--execute", "--json", "--now", now, "--no-concurrent-writers"] + cargs
+            repro = self.repro(tb, ["tests/interop/hudi", "baseline", copy],
+                               ([("LAKEGC_CRASH_AFTER_MUTATIONS=3")] if crash else []) + [self.o.lakegc] + largs,
+                               ["tests/interop/hudi", "verify", copy, "--baseline", copy + ".baseline.json"],
+                               ["tests/interop/hudi", "continue", copy, "--commits", "3"])
+            b = hudi("baseline", copy)
+            if b["exit"] != 0:
+                self.diff("execute", tb, ["hudi baseline failed%s: %s" % (label, b.get("error"))], repro)
+                continue
+            base = copy + ".baseline.json"
+            with open(base, "w") as f:
+                json.dump(b["result"], f)
+            h = hudi("plan-clean", tb["dir"], "--now", now, *cargs)
+            hudi_files = set()
+            if h["exit"] == 0 and h["result"].get("plan"):
+                for files in h["result"]["plan"]["filePathsToBeDeletedPerPartition"].values():
+                    hudi_files |= set(files)
+            before = self.data_files(copy)
+            if crash:
+                env = dict(self.env, LAKEGC_CRASH_AFTER_MUTATIONS="3")
+                p = subprocess.run([self.o.lakegc] + [str(a) for a in largs], capture_output=True, text=True, env=env)
+                if p.returncode not in (0, 86):
+                    self.diff("execute", tb, ["lakegc clean --execute (crashing) failed%s: exit %d: %s"
+                                              % (label, p.returncode, p.stderr.strip())], repro)
+                    continue
+            rc, out, err = run_lakegc(self.o.lakegc, largs, self.env)
+            if rc != 0 or out is None:
+                self.diff("execute", tb, ["lakegc clean --execute failed%s (exit %d): %s" % (label, rc, err)], repro)
+                continue
+            deleted = before - self.data_files(copy)
+            texts = []
+            if deleted != hudi_files:
+                texts.append("files deleted%s: only lakegc %s, only Hudi %s"
+                             % (label, sorted(deleted - hudi_files)[:8], sorted(hudi_files - deleted)[:8]))
+            promised = self.promised_instants(h["result"].get("plan") if h["exit"] == 0 else None,
+                                              tb["lake_inspect"]["timeline"])
+            promised = [t for t in promised if t in b["result"].get("as_of", {})]
+            v = hudi("verify", copy, "--baseline", base, "--promised", ",".join(promised))
+            if v["exit"] != 0:
+                texts.append("hudi verify after lakegc's clean failed%s: %s"
+                             % (label, v.get("error") or v["result"].get("differences")))
+            c = hudi("continue", copy, "--commits", 3)
+            if c["exit"] != 0:
+                texts.append("hudi continue after lakegc's clean failed%s: %s" % (label, c.get("error")))
+            else:
+                b2 = hudi("baseline", copy)
+                with open(base, "w") as f:
+                    json.dump(b2["result"] if b2["exit"] == 0 else {}, f)
+                v2 = hudi("verify", copy, "--baseline", base)
+                if b2["exit"] != 0 or v2["exit"] != 0:
+                    texts.append("hudi verify after continue failed%s: %s"
+                                 % (label, b2.get("error") or v2.get("error") or v2["result"].get("differences")))
+            self.diff("execute", tb, texts, repro)
+            log("  %s%s: lakegc deleted %d file(s), Hudi's plan %d; verify %s, continue %s"
+                % (tb["name"], label, len(deleted), len(hudi_files), "ok" if v["exit"] == 0 else "FAILED",
+                   "ok" if c["exit"] == 0 else "FAILED"))
+            if not self.o.keep:
+                shutil.rmtree(copy, ignore_errors=True)
+
     def selftest(self):
         """Every comparator must report an altered answer."""
         fails = []
@@ -791,9 +936,10 @@ class Suite:
             t0 = time.time()
             self.generate(hudi)
             log("   generated in %.0fs" % (time.time() - t0))
-            phases = [("view", self.check_view), ("clean", self.check_clean), ("orphans", self.check_orphans)]
+            phases = [("view", self.check_view), ("clean", self.check_clean), ("orphans", self.check_orphans),
+                      ("execute", self.check_execute)]
             for name, fn in phases:
-                if name not in checks and not (name == "view" and ({"clean", "orphans", "readback"} & set(checks))):
+                if name not in checks and not (name == "view" and ({"clean", "orphans", "readback", "execute"} & set(checks))):
                     continue
                 t0 = time.time()
                 log("== %s" % name)

@@ -37,6 +37,8 @@
 // * a replaced group older than the boundary whose files a guard other than
 //   savepoints keeps pulls the boundary back to its replacecommit;
 // * KEEP_LATEST_COMMITS with 0 commits retained never cleans (as Hudi);
+// * the pending-table-service guard also keeps a slice holding a file a
+//   pending write's markers name;
 // * an incremental scan also covers commits requested before the previous
 //   boundary that completed after the previous clean (keep_by_hours does
 //   not clamp its boundary to pending writes, so such a commit falls in no
@@ -338,6 +340,12 @@ inline CleanPlan plan(const TableView& v, const TableMetadata& md, const Policy&
   const auto replaced = replaced_groups(md);
   const auto pending = pending_compaction_bases(md);
   const auto savepointed = savepointed_names(md);
+  std::set<GroupKey> pending_write_files;  // partition, name
+  for (const auto& [t, files] : md.markers) {
+    const Instant* i = md.timeline.find(t);
+    if (i == nullptr || i->state == State::completed) continue;
+    for (const WrittenFile& f : files) pending_write_files.insert({f.partition, f.name});
+  }
 
   // 3. Each scanned partition, group by group, slice by slice. A replaced
   // group older than the boundary whose files the pending-compaction guard
@@ -379,7 +387,13 @@ inline CleanPlan plan(const TableView& v, const TableMetadata& md, const Policy&
         return false;
       };
       auto compaction_kept = [&](const FileSlice& s) {
-        return p.pending_guard && pending_base && !(s.base_instant < *pending_base);
+        if (!p.pending_guard) return false;
+        if (pending_base && !(s.base_instant < *pending_base)) return true;
+        // A file a pending write's markers name: the write may be running.
+        for (const auto& [name, size] : names_of(s)) {
+          if (pending_write_files.contains(GroupKey{path, name})) return true;
+        }
+        return false;
       };
       auto guarded = [&](const FileSlice& s) { return savepoint_kept(s) || compaction_kept(s); };
       // Slices of this group to delete, by base instant, with the reason.

@@ -27,8 +27,8 @@ inline bool is_partition_metadata_file(std::string_view name) {
 
 /// Feeds the builder everything the metadata knows: replaced groups of
 /// completed replacecommits, pending compaction operations, savepointed
-/// files, the files commit metadata names and the completion times of
-/// archived instants.
+/// files, the files commit metadata names, the completion times of
+/// archived instants, and the files pending writes' markers name.
 inline void add_metadata(TableViewBuilder& b, const TableMetadata& md) {
   for (const auto& [t, info] : md.commits) {
     const Instant* i = md.timeline.find(t);
@@ -48,6 +48,11 @@ inline void add_metadata(TableViewBuilder& b, const TableMetadata& md) {
     for (const auto& f : sp.files) b.add_savepointed_file(f.name);
   }
   for (const auto& [requested, completed] : md.archived_completions) b.add_archived_completion(requested, completed);
+  for (const auto& [t, files] : md.markers) {
+    const Instant* i = md.timeline.find(t);
+    if (i == nullptr || !i->is_pending()) continue;
+    for (const auto& f : files) b.add_pending_write_file(f.partition, f.name);
+  }
 }
 
 /// Lists `storage` (skipping `.hoodie/`) and builds the view against

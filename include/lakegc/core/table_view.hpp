@@ -40,7 +40,7 @@ inline constexpr std::uint32_t kNoFile = std::numeric_limits<std::uint32_t>::max
 
 struct FileRecord {
   std::uint32_t name_offset = 0;
-  std::uint32_t name_length : 30 = 0;
+  std::uint32_t name_length : 29 = 0;
   /// A savepoint names this file. Set once at build time, so the planner's
   /// savepoint guard is a bit test, not a hash lookup per candidate file
   /// (which was over half of planning time at 10M slices).
@@ -53,6 +53,10 @@ struct FileRecord {
   /// a later compaction was requested. The planner deletes it only together
   /// with every slice it could belong to.
   std::uint32_t completion_unknown : 1 = 0;
+  /// A pending write's markers name this file: the write created it or
+  /// appends to it, and may still be running (layout 1 cannot tell its log
+  /// blocks from committed ones by the file's name).
+  std::uint32_t pending_write : 1 = 0;
   std::uint64_t size = 0;
 };
 
@@ -147,6 +151,8 @@ class TableView {
   bool completion_unknown(std::uint32_t file) const noexcept { return files_[file].completion_unknown != 0; }
   /// How many files of the view have that flag.
   std::size_t completion_unknown_count() const noexcept { return completion_unknown_count_; }
+  /// A file a pending write's markers name (FileRecord::pending_write).
+  bool pending_write(std::uint32_t file) const noexcept { return files_[file].pending_write != 0; }
 
   /// Bytes held in memory by the model's arrays (names excluded).
   std::size_t model_bytes() const noexcept {
@@ -250,6 +256,11 @@ class TableViewBuilder {
   /// A file name listed by a savepoint.
   void add_savepointed_file(std::string_view name) { savepointed_.emplace(name); }
 
+  /// A file (partition, name) a pending write's markers name.
+  void add_pending_write_file(std::string_view partition, std::string_view name) {
+    pending_write_files_.emplace(fmt::format("{}/{}", partition, name));
+  }
+
   /// The completion time of an archived write instant, as the table's
   /// archive records it (layout 2's LSM history).
   void add_archived_completion(InstantTime requested, InstantTime completed) {
@@ -271,6 +282,18 @@ class TableViewBuilder {
     v.savepointed_ = std::move(savepointed_);
     if (!v.savepointed_.empty()) {
       for (FileRecord& r : v.files_) r.savepointed = v.savepointed_.contains(detail::to_absl(v.arena_view(r))) ? 1 : 0;
+    }
+    if (!pending_write_files_.empty()) {
+      for (const PartBuild& pb : parts_) {
+        for (const GroupBuild& g : pb.groups) {
+          auto mark = [&](std::uint32_t file) {
+            const std::string key = fmt::format("{}/{}", pb.path, v.arena_view(v.files_[file]));
+            if (pending_write_files_.contains(key)) v.files_[file].pending_write = 1;
+          };
+          for (const BaseBuild& b : g.bases) mark(b.file);
+          for (const LogBuild& l : g.logs) mark(l.file);
+        }
+      }
     }
 
     // Partitions in path order; groups in file-id order within each.
@@ -504,6 +527,7 @@ class TableViewBuilder {
   std::string arena_;
   absl::flat_hash_set<std::string> savepointed_;
   absl::flat_hash_set<std::string> committed_names_;
+  absl::flat_hash_set<std::string> pending_write_files_;  // partition/name
   std::map<InstantTime, InstantTime> archived_completions_;
   std::size_t skipped_ = 0;
   bool require_declared_ = false;

@@ -105,6 +105,21 @@ class Timeline {
   /// archived (or never on this timeline), whose files count as committed.
   bool is_before_write_start(const InstantTime& t) const noexcept { return write_start_ && t < *write_start_; }
 
+  /// The start of the timeline Hudi's file-system view is built on: the
+  /// first completed write instant or pending (log) compaction (the view's
+  /// timeline holds completed instants and pending compactions only). Hudi
+  /// 0.x (layout 1) reads a file older than this as committed even when a
+  /// pending write came before it; layout 2 also drops files whose instant
+  /// is not completed (filterUncommittedFiles), so only layout 1 needs it.
+  std::optional<InstantTime> view_start() const noexcept {
+    for (const Instant* w : writes_) {
+      if (w->is_completed() || w->action == Action::compaction || w->action == Action::logcompaction) {
+        return w->requested;
+      }
+    }
+    return std::nullopt;
+  }
+
   /// The first write instant that is not a savepointed commit. Archival
   /// stops at a savepoint unless `hoodie.archive.beyond.savepoint` is set;
   /// with it, savepointed commits stay active while the commits after them

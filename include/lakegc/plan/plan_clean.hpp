@@ -15,7 +15,10 @@
 //   boundary (at once under version rules);
 // * guards then veto: savepointed slices (base or any log named by a
 //   savepoint), slices at or after a pending compaction's base instant,
-//   slices a leased snapshot reads, and user guards.
+//   slices holding a file a pending write's markers name (the write may be
+//   running and appending to it; Hudi, listing through its metadata table,
+//   never sees such a file), slices a leased snapshot reads, and user
+//   guards.
 //
 // Before a partition is planned its listing is checked against the
 // metadata (listing_check.hpp): one that lacks files the metadata proves
@@ -67,6 +70,16 @@ CleanDecision decide_clean(const TableMetadata& md, const P& policy, const Clean
 
 namespace detail {
 
+// A file of the slice is named by a pending write's markers: the write
+// created it or appends to it and may still be running.
+inline bool slice_has_pending_write(const TableView& v, const FileSlice& s) {
+  if (s.base_file != kNoFile && v.pending_write(s.base_file)) return true;
+  for (auto f : v.logs_of(s)) {
+    if (v.pending_write(f)) return true;
+  }
+  return false;
+}
+
 inline bool slice_savepointed(const TableView& v, const FileSlice& s) {
   if (!v.has_savepoints()) return false;
   if (s.base_file != kNoFile && v.is_savepointed(s.base_file)) return true;
@@ -108,6 +121,7 @@ inline constexpr unsigned kGuardSavepoint = 1;
 inline constexpr unsigned kGuardPendingCompaction = 2;
 inline constexpr unsigned kGuardLease = 4;
 inline constexpr unsigned kGuardUser = 8;
+inline constexpr unsigned kGuardPendingWrite = 16;
 
 namespace detail {
 
@@ -157,6 +171,7 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
     if (d.guards.pending_table_services && g.pending_compaction_base && s.base_instant >= *g.pending_compaction_base) {
       by |= kGuardPendingCompaction;
     }
+    if (d.guards.pending_table_services && detail::slice_has_pending_write(v, s)) by |= kGuardPendingWrite;
     if (d.guards.reader_leases) {
       for (const InstantTime& lease : ctx.leases) {
         if (g.replaced_by && *g.replaced_by <= lease) continue;  // not in that snapshot

@@ -12,8 +12,9 @@
 // * the instant in its name is at or after the archive horizon
 //   (Timeline::archive_horizon: the write timeline's start, or the first
 //   write instant after the savepointed commits archival may have left
-//   behind): an older instant may have been archived, and its files are
-//   committed (Hudi's containsOrBeforeTimelineStarts);
+//   behind; in layout 1 no earlier than the first completed write, where
+//   Hudi 0.x's view starts): an older instant may have been archived, and
+//   its files are committed (Hudi's containsOrBeforeTimelineStarts);
 // * that instant is not pending (a pending write's files belong to rollback);
 // * if that instant is a completed write, its metadata was read and the file
 //   is a speculative duplicate: another file of the same file group and
@@ -352,8 +353,13 @@ class OrphanSweep {
     if (is_log && md_->layout == TimelineLayout::v1) return Verdict::keep;
     const Timeline& tl = md_->timeline;
     // Before the archive horizon the instant may have been archived: its
-    // files are committed (or, in a savepoint hole, may be).
-    const auto horizon = tl.archive_horizon();
+    // files are committed (or, in a savepoint hole, may be). In layout 1
+    // Hudi's view also reads as committed a file older than its first
+    // completed write, even past a pending write before it.
+    auto horizon = tl.archive_horizon();
+    if (md_->layout == TimelineLayout::v1) {
+      if (const auto view = tl.view_start(); view && horizon && *horizon < *view) horizon = view;
+    }
     if (!horizon || t < *horizon) return Verdict::keep;
     const Instant* i = tl.find(t);
     if (i == nullptr) return Verdict::candidate;           // a failed write whose instant is gone

@@ -6,8 +6,10 @@
 //   names stays (Hudi compares file names).
 // * guard::pending_table_services: every slice at or after the base instant
 //   of a pending compaction or log compaction stays, keep_latest_file_versions
-//   counts those slices as one retained version, and keep_latest_commits
-//   never moves its boundary past a pending write or table service.
+//   counts those slices as one retained version, keep_latest_commits
+//   never moves its boundary past a pending write or table service, and a
+//   slice holding a file a pending write's markers name stays (beyond Hudi:
+//   the write may still be appending to it).
 // * guard::reader_leases: beyond Hudi. Readers register the snapshot they
 //   read (CleanContext::leases); the slice each leased snapshot reads in
 //   every file group stays until the lease is released. Hudi has no reader

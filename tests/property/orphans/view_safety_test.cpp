@@ -31,29 +31,7 @@ struct Outcome {
   std::optional<std::string> violation;
   bool hazard = false;        // a non-write oldest instant, archived files after it
   std::size_t candidates = 0;
-  std::size_t known_gap = 0;  // candidates Hudi shows only by the layout-1 gap below
 };
-
-// The one known difference (a library gap, docs in the test case at the end):
-// in layout 1 Hudi's view starts the timeline at its first *visible* write
-// instant (completed, or a pending compaction), so a file of an instant that
-// is not on the timeline, older than that but not older than a pending write
-// before every completed one, is committed to Hudi; lakegc's write timeline
-// starts at the pending write and the sweep takes the file for a failed
-// write's.
-bool layout1_visible_start_gap(const reference::hudi::ViewInput& in, const reference::hudi::View& view,
-                               const std::string& path) {
-  if (in.table_version_8) return false;
-  const std::string name = path.substr(path.rfind('/') + 1);
-  std::optional<InstantTime> t;
-  if (auto b = reference::hudi::detail::parse_base(name)) t = b->instant;
-  if (auto l = reference::hudi::detail::parse_log(name)) t = l->delta_commit;
-  const auto visible = view.visible_start();
-  const auto any = view.write_start_any_state();
-  if (!t || !visible || !any || *t < *any || !(*t < *visible)) return false;
-  return std::none_of(in.active.begin(), in.active.end(),
-                      [&](const reference::hudi::ActiveInstant& i) { return i.requested == *t; });
-}
 
 std::string describe(const Params& p, const std::vector<Op>& ops) {
   std::ostringstream os;
@@ -96,10 +74,6 @@ Outcome sweep_against_view(const Params& p, const std::vector<Op>& ops, bool fla
   out.candidates = candidates.size();
   for (const std::string& c : candidates) {
     if (!shown.files.contains(c)) continue;
-    if (layout1_visible_start_gap(input, view, c)) {
-      ++out.known_gap;
-      continue;
-    }
     out.violation = fmt::format("orphan candidate '{}' is in a slice of Hudi's view", c);
     return out;
   }
@@ -118,7 +92,6 @@ TEST_CASE("property: no file Hudi's file-system view shows in a slice is an orph
   int cases = 0;
   int hazards = 0;
   int with_candidates = 0;
-  int known_gap = 0;
   rc_check("orphan candidates are never in a slice of Hudi's view", [&] {
     const Params p = *gen_params();
     const std::vector<Op> ops = *gen_ops();
@@ -127,7 +100,6 @@ TEST_CASE("property: no file Hudi's file-system view shows in a slice is an orph
     ++cases;
     hazards += o.hazard;
     with_candidates += o.candidates > 0;
-    known_gap += o.known_gap > 0;
   });
   // The tables exercise what the property is about: old non-write instants
   // in front of archived commits' files, and sweeps that find orphans.
@@ -136,8 +108,7 @@ TEST_CASE("property: no file Hudi's file-system view shows in a slice is an orph
     CHECK(with_candidates * 5 >= cases);
   }
   MESSAGE(cases << " cases: " << hazards << " with a non-write oldest instant before archived files, "
-                << with_candidates << " with orphan candidates, " << known_gap
-                << " with candidates only the known layout-1 gap puts in Hudi's view");
+                << with_candidates << " with orphan candidates");
 }
 
 namespace {
@@ -169,15 +140,14 @@ TEST_CASE("canary control: the same property passes for the real sweep") {
   CHECK_MESSAGE(result.is<rc::detail::SuccessResult>(), os.str());
 }
 
-TEST_CASE("known gap (layout 1): a failed write's file between a pending first write and the first completed one") {
+TEST_CASE("layout 1: a failed write's file between a pending first write and the first completed one is kept") {
   // Hudi 0.x (layout 1) starts its view's timeline at the first completed
   // write (or pending compaction): the pending first write W1 is not in it,
   // so the file of W2, rolled back without its file, reads as committed
-  // data. lakegc's write timeline starts at W1 (any state), and the sweep
-  // takes W2's file for a failed write's. Layout 2 agrees with lakegc
-  // (filterUncommittedFiles). The property counts such candidates apart;
-  // when the library follows Hudi here, the CHECK below fails: remove
-  // layout1_visible_start_gap.
+  // data. The sweep's archive horizon in layout 1 is no earlier than that
+  // (Timeline::view_start), so it keeps the file. Layout 2 drops files of
+  // instants that are not completed (filterUncommittedFiles): there the
+  // file is an orphan.
   Params p;
   p.layout2 = false;
   p.mor = false;
@@ -186,10 +156,9 @@ TEST_CASE("known gap (layout 1): a failed write's file between a pending first w
                                {OpKind::complete_write, 1, 0}};
   const Outcome o = sweep_against_view(p, ops, /*flawed=*/false);
   CHECK_FALSE(o.violation.has_value());
-  CHECK(o.known_gap == 1);
+  CHECK(o.candidates == 0);
   p.layout2 = true;
   const Outcome o2 = sweep_against_view(p, ops, /*flawed=*/false);
   CHECK_FALSE(o2.violation.has_value());
-  CHECK(o2.known_gap == 0);
   CHECK(o2.candidates == 1);
 }

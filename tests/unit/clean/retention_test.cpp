@@ -376,3 +376,31 @@ TEST_CASE("issue 11: keep_latest_commits{0} never cleans (as Hudi), it does not 
   CHECK_FALSE(zero.earliest_instant_to_retain.has_value());
   CHECK(t.plan(commits_policy(1)).has_work());
 }
+
+TEST_CASE("interop seed 2: a slice holding a file a pending write's markers name stays") {
+  // Layout 1 names a log by its slice's base instant, so a log a running
+  // deltacommit created for an older slice looks committed. Its marker says
+  // otherwise: the write may still be appending to it. (Hudi, listing
+  // through its metadata table, never sees such a file.)
+  TestTable t(TimelineLayout::v1);
+  const InstantTime b0 = t.commit({kA}, Action::deltacommit);
+  t.commit({kA}, Action::deltacommit);  // a newer slice
+  const InstantTime running = t.tick();
+  REQUIRE(t.journal.begin(running, Action::deltacommit).ok());
+  REQUIRE(t.journal.set_inflight(running).ok());
+  const WrittenFile log{"p", t.log_name("fa-0", b0, 2), 10};
+  REQUIRE(t.storage.put_sized(join_path("p", log.name), 10).ok());
+  REQUIRE(t.journal.add_marker(running, log).ok());
+  auto versions = [](auto... guards) { return cleaning(keep_latest_file_versions{1}, guards...); };
+  const CleanPlan guarded = t.plan(versions(guard::savepoints, guard::pending_table_services));
+  CHECK_FALSE(planned(guarded).contains("p/" + log.name));
+  CHECK(planned_slices(guarded, "p").empty());
+  // Without the guard (unguarded), the slice goes with the running write's log.
+  const CleanPlan unguarded = t.plan(versions(guard::savepoints, lakegc::unguarded));
+  CHECK(planned(unguarded).contains("p/" + log.name));
+  // Once the write is rolled back (its instant and markers gone), the slice
+  // is an ordinary old version again.
+  REQUIRE(t.journal.rollback(running).ok());
+  CHECK(planned_slices(t.plan(versions(guard::savepoints, guard::pending_table_services)), "p") ==
+        std::set<InstantTime>{b0});
+}

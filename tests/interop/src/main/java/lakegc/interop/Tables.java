@@ -66,9 +66,15 @@ final class Tables {
     o.put("hoodie.table.name", tc.getTableName());
     o.put("hoodie.datasource.write.table.type", tc.getTableType().name());
     tc.getRecordKeyFields().ifPresent(f -> o.put("hoodie.datasource.write.recordkey.field", String.join(",", f)));
-    String parts = tc.getPartitionFields().map(f -> String.join(",", f)).orElse("");
-    o.put("hoodie.datasource.write.partitionpath.field", parts);
     String kg = tc.getKeyGeneratorClassName();
+    // CustomKeyGenerator needs "field:type"; table version 6 stores the
+    // partition fields without their types (8 and later keep them).
+    boolean custom = kg != null && kg.endsWith("CustomKeyGenerator");
+    String parts = tc.getPartitionFields()
+        .map(f -> String.join(",", java.util.Arrays.stream(f)
+            .map(p -> custom && !p.contains(":") ? p + ":SIMPLE" : p).toArray(String[]::new)))
+        .orElse("");
+    o.put("hoodie.datasource.write.partitionpath.field", parts);
     if (kg != null) o.put("hoodie.datasource.write.keygenerator.class", kg);
     if (!tc.getOrderingFields().isEmpty()) {
       o.put("hoodie.datasource.write.precombine.field", String.join(",", tc.getOrderingFields()));
