@@ -132,6 +132,19 @@ struct OrphanPlan {
   bool stopped = false;
 };
 
+/// The instant below which a file is never an orphan: the write timeline's
+/// start, past savepointed commits archival may have left behind
+/// (Timeline::archive_horizon), and in layout 1 no earlier than Hudi 0.x's
+/// view start (Timeline::view_start), below which its view reads files as
+/// committed. None: nothing is an orphan (no write timeline).
+inline std::optional<InstantTime> orphan_horizon(const TableMetadata& md) {
+  auto horizon = md.timeline.archive_horizon();
+  if (md.layout == TimelineLayout::v1) {
+    if (const auto view = md.timeline.view_start(); view && horizon && *horizon < *view) horizon = view;
+  }
+  return horizon;
+}
+
 /// True when the pending write `t` has beaten its heartbeat recently
 /// enough at `now_ms` (a write without a heartbeat file is not alive, as
 /// Hudi reads a missing heartbeat as one at time 0).
@@ -356,10 +369,7 @@ class OrphanSweep {
     // files are committed (or, in a savepoint hole, may be). In layout 1
     // Hudi's view also reads as committed a file older than its first
     // completed write, even past a pending write before it.
-    auto horizon = tl.archive_horizon();
-    if (md_->layout == TimelineLayout::v1) {
-      if (const auto view = tl.view_start(); view && horizon && *horizon < *view) horizon = view;
-    }
+    const auto horizon = orphan_horizon(*md_);
     if (!horizon || t < *horizon) return Verdict::keep;
     const Instant* i = tl.find(t);
     if (i == nullptr) return Verdict::candidate;           // a failed write whose instant is gone

@@ -30,6 +30,7 @@
 
 #include "lakegc/core/load_view.hpp"
 #include "lakegc/plan/plan_clean.hpp"
+#include "lakegc/plan/plan_orphans.hpp"
 #include "lakegc/sim/table.hpp"
 
 namespace lakegc::sim {
@@ -521,7 +522,7 @@ inline void check_after_sweep(Table& t, const FileMap& removed, const Promise& p
 /// with cutoff `cutoff_ms` against `md`: every orphan at least that old is
 /// gone, except those the sweep leaves alone by design (plan_orphans.hpp):
 /// layout-1 log files (named by their slice's base instant) and files of
-/// instants older than the archive horizon (Timeline::archive_horizon: a
+/// instants older than the orphan horizon (plan_orphans.hpp orphan_horizon: a
 /// write that failed before the table's first surviving write instant
 /// looks archived).
 ///
@@ -529,7 +530,7 @@ inline void check_after_sweep(Table& t, const FileMap& removed, const Promise& p
 /// it is then the only base file of its slice, Hudi's view reads it, and it
 /// is the cleaner's (the sweep keeps every file the view shows in a slice).
 inline void check_orphans_swept(Table& t, const TableMetadata& md, std::int64_t listed_ms, std::int64_t cutoff_ms) {
-  const auto start = md.timeline.archive_horizon();
+  const auto start = orphan_horizon(md);
   std::map<std::string, std::int64_t> mtimes;
   t.storage.for_each_file([&](const FileEntry& e) { mtimes.emplace(std::string(e.path), e.mtime_ms); });
   std::set<std::string> in_slices;
