@@ -63,29 +63,29 @@
 #include "lakegc/core/load_view.hpp"
 #include "lakegc/core/table_metadata.hpp"
 #include "lakegc/core/table_view.hpp"
+#include "lakegc/hudi/avro/binary.hpp"
+#include "lakegc/hudi/avro/container.hpp"
 #include "lakegc/hudi/avro_writer.hpp"
 // writer.hpp uses join_path() without including its header (clean_plan.hpp).
 #include "lakegc/plan/clean_plan.hpp"
 #include "lakegc/hudi/writer.hpp"
 #include "lakegc/storage/memory_storage.hpp"
+#include "lakegc/sim/prng.hpp"
 #include "lakegc/storage/posix_storage.hpp"
 #include "hudi_schemas.hpp"
 
 namespace lakegc::bench {
 
-inline std::uint64_t mix64(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
+// splitmix64 is the simulator's (sim/include/lakegc/sim/prng.hpp).
+using sim::kGoldenGamma;
+using sim::mix64;
 
 /// A tiny splitmix64 stream: one per file group, so any group can be
 /// generated without generating the ones before it.
 class Rng {
  public:
   explicit Rng(std::uint64_t seed) : s_(seed) {}
-  std::uint64_t next() { return mix64(s_ += 0x9e3779b97f4a7c15ULL); }
+  std::uint64_t next() { return mix64(s_ += kGoldenGamma); }
   std::uint32_t below(std::uint32_t n) { return static_cast<std::uint32_t>(next() % n); }
 
  private:
@@ -607,25 +607,10 @@ inline TableMetadata make_metadata(const Generator& gen) {
 
 namespace detail {
 
-/// An Avro object container holding one datum, as avro_writer.hpp frames
-/// them (the library has encoders only for the clean records).
+/// An Avro object container holding one datum (the library has encoders
+/// only for the clean records).
 inline std::string avro_container(std::string_view schema, const std::string& datum) {
-  using hudi::detail::put_bytes;
-  using hudi::detail::put_long;
-  const std::string sync = hudi::detail::sync_marker_for(datum);
-  std::string out(hudi::avro::detail::ocf_magic);
-  put_long(out, 2);
-  put_bytes(out, "avro.schema");
-  put_bytes(out, schema);
-  put_bytes(out, "avro.codec");
-  put_bytes(out, "null");
-  put_long(out, 0);
-  out += sync;
-  put_long(out, 1);
-  put_long(out, static_cast<std::int64_t>(datum.size()));
-  out += datum;
-  out += sync;
-  return out;
+  return hudi::avro::write_container(schema, datum);
 }
 
 inline void fail_errno(const std::string& what) {
@@ -801,8 +786,8 @@ inline TreeStats write_tree(const Generator& gen, const std::string& root) {
     return out;
   };
   auto compaction_plan = [&](const std::vector<hudi::CompactionOperation>& list) {
-    using hudi::detail::put_bytes;
-    using hudi::detail::put_long;
+    using hudi::avro::put_bytes;
+    using hudi::avro::put_long;
     std::string d;
     put_long(d, 1);  // operations: the array branch
     if (!list.empty()) {
@@ -854,8 +839,8 @@ inline TreeStats write_tree(const Generator& gen, const std::string& root) {
         put(t + ".replacecommit", commit_json(j, "CLUSTER", false, &w.replaced));
         break;
       case GenKind::savepoint: {
-        using hudi::detail::put_bytes;
-        using hudi::detail::put_long;
+        using hudi::avro::put_bytes;
+        using hudi::avro::put_long;
         std::string d;
         put_bytes(d, "lakegc-bench");
         put_long(d, 1'704'067'200);

@@ -8,6 +8,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -43,6 +45,14 @@ inline const std::vector<std::string>& corpus_tables() {
       "sample_table/mor/parquet/v6_simplekeygen_nonhivestyle_overwritetable",
   };
   return tables;
+}
+
+/// The bytes of the file at `p` (empty when it cannot be read).
+inline std::string file_contents(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 /// A fresh temporary directory, removed when the object goes away.

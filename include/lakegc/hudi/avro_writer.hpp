@@ -5,31 +5,30 @@
 // object container files with Hudi's own schemas, so that Hudi can read the
 // cleans lakegc performs and keeps its timeline consistent.
 //
-// The datum is encoded by Avro C (generic value API, `avro_value_write` into
-// a memory buffer); the container around it is written here. Avro C's
-// `avro_file_writer_*` is not used because (a) it cannot write a datum larger
-// than its block buffer (a plan listing many thousands of absolute paths
-// easily is), and (b) it seeds the C library's global rand() with time(NULL)
-// to make its sync marker, which makes output bytes nondeterministic and
-// disturbs any other rand() user. Here the sync marker is a hash of the
-// datum, so equal inputs give byte-identical files.
-//
-// Layout written (Avro 1.x spec, "Object Container Files"): "Obj\x01", the
-// header map {avro.schema, avro.codec = "null"}, a 16-byte sync marker, then
-// one block holding the single record, followed by the sync marker. This is
-// what Hudi's TimelineMetadataUtils writes with DataFileWriter.
+// Each record is built as a datum, encoded against Hudi's schema
+// (avro/encode.hpp, which checks the datum against it) and framed as a
+// one-block object container (avro/container.hpp): what Hudi's
+// TimelineMetadataUtils writes with DataFileWriter. There is no size limit
+// (Avro C's file writer capped a record at its 16 KiB block buffer, and a
+// plan listing thousands of absolute paths is larger), and equal input
+// gives byte-identical files.
 #pragma once
 
-#include <avro.h>
 #include <fmt/format.h>
 
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "lakegc/core/status.hpp"
-#include "lakegc/hudi/avro_reader.hpp"
+#include "lakegc/hudi/avro/container.hpp"
+#include "lakegc/hudi/avro/datum.hpp"
+#include "lakegc/hudi/avro/encode.hpp"
+#include "lakegc/hudi/avro/schema.hpp"
 #include "lakegc/hudi/metadata.hpp"
 
 namespace lakegc::hudi {
@@ -91,171 +90,41 @@ inline constexpr std::string_view clean_metadata =
 
 namespace detail {
 
-inline Status avro_write_error(std::string_view what) {
-  return absl::InternalError(lakegc::detail::to_absl(fmt::format("Avro C failed {}: {}", what, avro_strerror())));
+using avro::datum;
+
+inline datum string_datum(std::string s) { return datum::make_string(std::move(s)); }
+
+inline datum string_array(const std::vector<std::string>& items) {
+  datum a = datum::make_array();
+  for (const auto& s : items) a.append(string_datum(s));
+  return a;
 }
 
-/// Thin checked wrappers over the Avro C generic value setters. Each names
-/// the field it was writing when Avro C fails.
-class value_builder {
- public:
-  static Status field(avro_value_t& record, const char* name, avro_value_t& out) {
-    if (avro_value_get_by_name(&record, name, &out, nullptr) != 0) {
-      return avro_write_error(fmt::format("to find field {}", name));
-    }
-    return Status();
-  }
-  /// Selects union branch `index` of `u` (the schemas here put null first,
-  /// except `version`, which is ["int","null"]).
-  static Status branch(avro_value_t& u, int index, avro_value_t& out) {
-    if (avro_value_set_branch(&u, index, &out) != 0) return avro_write_error("to select a union branch");
-    return Status();
-  }
-  static Status set_null_branch(avro_value_t& u, int null_index) {
-    avro_value_t b;
-    LAKEGC_RETURN_IF_ERROR(branch(u, null_index, b));
-    if (avro_value_set_null(&b) != 0) return avro_write_error("to write null");
-    return Status();
-  }
-  static Status string(avro_value_t& v, const std::string& s) {
-    // The size passed includes the terminating NUL, which std::string keeps.
-    if (avro_value_set_string_len(&v, s.c_str(), s.size() + 1) != 0) return avro_write_error("to write a string");
-    return Status();
-  }
-  static Status string_field(avro_value_t& record, const char* name, const std::string& s) {
-    avro_value_t f;
-    LAKEGC_RETURN_IF_ERROR(field(record, name, f));
-    return string(f, s);
-  }
-  static Status string_array(avro_value_t& arr, const std::vector<std::string>& items) {
-    for (const auto& s : items) {
-      avro_value_t e;
-      if (avro_value_append(&arr, &e, nullptr) != 0) return avro_write_error("to append to an array");
-      LAKEGC_RETURN_IF_ERROR(string(e, s));
-    }
-    return Status();
-  }
-  static Status map_entry(avro_value_t& map, const std::string& key, avro_value_t& out) {
-    if (avro_value_add(&map, key.c_str(), &out, nullptr, nullptr) != 0) return avro_write_error("to add a map entry");
-    return Status();
-  }
-  static Status string_map(avro_value_t& map, const std::map<std::string, std::string>& m) {
-    for (const auto& [k, v] : m) {
-      avro_value_t e;
-      LAKEGC_RETURN_IF_ERROR(map_entry(map, k, e));
-      LAKEGC_RETURN_IF_ERROR(string(e, v));
-    }
-    return Status();
-  }
-  static Status string_list_map(avro_value_t& map, const std::map<std::string, std::vector<std::string>>& m) {
-    for (const auto& [k, v] : m) {
-      avro_value_t e;
-      LAKEGC_RETURN_IF_ERROR(map_entry(map, k, e));
-      LAKEGC_RETURN_IF_ERROR(string_array(e, v));
-    }
-    return Status();
-  }
-  /// A ["null", map<string>] field holding `m` (an empty map, not null:
-  /// Hudi's own writers never leave these null, and some of its readers
-  /// iterate them without a null check).
-  static Status nullable_string_map_field(avro_value_t& record, const char* name,
-                                          const std::map<std::string, std::string>& m) {
-    avro_value_t f, b;
-    LAKEGC_RETURN_IF_ERROR(field(record, name, f));
-    LAKEGC_RETURN_IF_ERROR(branch(f, 1, b));
-    return string_map(b, m);
-  }
-  /// The ["int","null"] `version` field.
-  static Status version_field(avro_value_t& record, int version) {
-    avro_value_t f, b;
-    LAKEGC_RETURN_IF_ERROR(field(record, "version", f));
-    LAKEGC_RETURN_IF_ERROR(branch(f, 0, b));
-    if (avro_value_set_int(&b, version) != 0) return avro_write_error("to write version");
-    return Status();
-  }
-};
-
-/// Appends an Avro long (zig-zag varint).
-inline void put_long(std::string& out, std::int64_t v) {
-  auto n = (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
-  while (n >= 0x80) {
-    out += static_cast<char>((n & 0x7f) | 0x80);
-    n >>= 7;
-  }
-  out += static_cast<char>(n);
-}
-inline void put_bytes(std::string& out, std::string_view s) {
-  put_long(out, static_cast<std::int64_t>(s.size()));
-  out += s;
-}
-
-/// 16 bytes derived from the datum (FNV-1a, then splitmix64 finalisers):
-/// deterministic, and different for different contents as Avro intends.
-inline std::string sync_marker_for(std::string_view datum_bytes) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (const char c : datum_bytes) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001b3ULL;
-  }
-  auto mix = [](std::uint64_t z) {
-    z += 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  };
-  std::string out;
-  std::uint64_t a = mix(h);
-  std::uint64_t b = mix(a);
-  for (int i = 0; i < 8; ++i) out += static_cast<char>((a >> (8 * i)) & 0xff);
-  for (int i = 0; i < 8; ++i) out += static_cast<char>((b >> (8 * i)) & 0xff);
+inline datum string_map(const std::map<std::string, std::string>& m) {
+  datum out = datum::make_map();
+  for (const auto& [k, v] : m) out.add(k, string_datum(v));
   return out;
 }
 
-/// Parses `schema_json`, lets `fill` set the record's fields, encodes the
-/// record with Avro C and wraps it in a one-block object container.
-template <class Fill>
-StatusOr<std::string> encode_single_record(std::string_view schema_json, Fill&& fill) {
-  auto schema = avro::detail::cached_schema(schema_json);
+inline datum string_list_map(const std::map<std::string, std::vector<std::string>>& m) {
+  datum out = datum::make_map();
+  for (const auto& [k, v] : m) out.add(k, string_array(v));
+  return out;
+}
+
+/// Encodes `record` against the built-in schema `schema_json` and frames it
+/// as a one-record container. A failure is Internal: the schemas and the
+/// datums built from them are lakegc's own.
+inline StatusOr<std::string> encode_single_record(std::string_view schema_json, const datum& record) {
+  auto schema = avro::cached_schema(schema_json);
   if (!schema.ok()) {
-    return absl::InternalError(
-        lakegc::detail::to_absl(fmt::format("built-in Avro schema does not parse: {}", message_of(schema.status()))));
+    return absl::InternalError(fmt::format("built-in Avro schema does not parse: {}", message_of(schema.status())));
   }
-  avro::detail::generic_value value;
-  LAKEGC_RETURN_IF_ERROR(value.init(**schema));
-  LAKEGC_RETURN_IF_ERROR(fill(*value.get()));
-
-  std::size_t size = 0;
-  if (avro_value_sizeof(value.get(), &size) != 0) return avro_write_error("to size the record");
-  std::string datum_bytes(size, '\0');
-  {
-    avro_writer_t w = avro_writer_memory(datum_bytes.data(), static_cast<std::int64_t>(datum_bytes.size()));
-    if (w == nullptr) return absl::InternalError("Avro C cannot allocate a memory writer");
-    const int rc = avro_value_write(w, value.get());
-    const std::int64_t written = avro_writer_tell(w);
-    avro_writer_free(w);
-    if (rc != 0) return avro_write_error("to encode the record");
-    if (written != static_cast<std::int64_t>(size)) {
-      return absl::InternalError(
-          lakegc::detail::to_absl(fmt::format("Avro C wrote {} bytes for a record it sized at {}", written, size)));
-    }
+  auto bytes = avro::encode(**schema, record);
+  if (!bytes.ok()) {
+    return absl::InternalError(fmt::format("record does not fit its schema: {}", message_of(bytes.status())));
   }
-
-  const std::string sync = sync_marker_for(datum_bytes);
-  std::string out;
-  out.reserve(datum_bytes.size() + schema_json.size() + 64);
-  out += avro::detail::ocf_magic;
-  put_long(out, 2);  // header map: one block of two entries
-  put_bytes(out, "avro.schema");
-  put_bytes(out, schema_json);
-  put_bytes(out, "avro.codec");
-  put_bytes(out, "null");
-  put_long(out, 0);  // end of header map
-  out += sync;
-  put_long(out, 1);  // one object in the block
-  put_long(out, static_cast<std::int64_t>(datum_bytes.size()));
-  out += datum_bytes;
-  out += sync;
-  return out;
+  return avro::write_container(schema_json, *bytes);
 }
 
 }  // namespace detail
@@ -281,55 +150,45 @@ inline StatusOr<std::string> encode_cleaner_plan(const CleanerPlan& plan) {
         "encode_cleaner_plan: earliest_instant_to_retain is set but earliest_instant_to_retain_action is empty; "
         "Hudi's CleanActionExecutor needs the action of that instant (e.g. \"commit\")");
   }
-  using vb = detail::value_builder;
-  return detail::encode_single_record(schemas::cleaner_plan, [&](avro_value_t& rec) -> Status {
-    avro_value_t f, b, e;
-    LAKEGC_RETURN_IF_ERROR(vb::field(rec, "earliestInstantToRetain", f));
-    if (plan.earliest_instant_to_retain) {
-      LAKEGC_RETURN_IF_ERROR(vb::branch(f, 1, b));
-      LAKEGC_RETURN_IF_ERROR(vb::string_field(b, "timestamp", *plan.earliest_instant_to_retain));
-      LAKEGC_RETURN_IF_ERROR(vb::string_field(b, "action", plan.earliest_instant_to_retain_action));
-      LAKEGC_RETURN_IF_ERROR(vb::string_field(b, "state",
-                                              plan.earliest_instant_to_retain_state.empty()
-                                                  ? std::string("COMPLETED")
-                                                  : plan.earliest_instant_to_retain_state));
-    } else {
-      LAKEGC_RETURN_IF_ERROR(vb::set_null_branch(f, 0));
-    }
-    LAKEGC_RETURN_IF_ERROR(vb::string_field(rec, "lastCompletedCommitTimestamp", plan.last_completed_commit_timestamp));
-    LAKEGC_RETURN_IF_ERROR(vb::string_field(rec, "policy", plan.policy));
-    LAKEGC_RETURN_IF_ERROR(vb::version_field(rec, plan.version));
-
-    LAKEGC_RETURN_IF_ERROR(vb::field(rec, "filesToBeDeletedPerPartition", f));
-    LAKEGC_RETURN_IF_ERROR(vb::branch(f, 1, b));
-    LAKEGC_RETURN_IF_ERROR(vb::field(rec, "filePathsToBeDeletedPerPartition", e));
-    if (plan.version == 1) {
-      LAKEGC_RETURN_IF_ERROR(vb::string_list_map(b, plan.file_paths_to_delete_per_partition));
-      LAKEGC_RETURN_IF_ERROR(vb::set_null_branch(e, 0));
-    } else {
-      // filesToBeDeletedPerPartition stays an empty map (deprecated).
-      avro_value_t paths;
-      LAKEGC_RETURN_IF_ERROR(vb::branch(e, 1, paths));
-      for (const auto& [partition, files] : plan.file_paths_to_delete_per_partition) {
-        avro_value_t list;
-        LAKEGC_RETURN_IF_ERROR(vb::map_entry(paths, partition, list));
-        for (const auto& path : files) {
-          avro_value_t info, fp, fpb, boot, bootb;
-          if (avro_value_append(&list, &info, nullptr) != 0) return detail::avro_write_error("to append a file info");
-          LAKEGC_RETURN_IF_ERROR(vb::field(info, "filePath", fp));
-          LAKEGC_RETURN_IF_ERROR(vb::branch(fp, 1, fpb));
-          LAKEGC_RETURN_IF_ERROR(vb::string(fpb, path));
-          LAKEGC_RETURN_IF_ERROR(vb::field(info, "isBootstrapBaseFile", boot));
-          LAKEGC_RETURN_IF_ERROR(vb::branch(boot, 1, bootb));
-          if (avro_value_set_boolean(&bootb, 0) != 0) return detail::avro_write_error("to write isBootstrapBaseFile");
-        }
+  using detail::datum;
+  using detail::string_datum;
+  datum rec = datum::make_record("org.apache.hudi.avro.model.HoodieCleanerPlan");
+  if (plan.earliest_instant_to_retain) {
+    datum instant = datum::make_record("org.apache.hudi.avro.model.HoodieActionInstant");
+    instant.add("timestamp", string_datum(*plan.earliest_instant_to_retain));
+    instant.add("action", string_datum(plan.earliest_instant_to_retain_action));
+    instant.add("state", string_datum(plan.earliest_instant_to_retain_state.empty()
+                                          ? std::string("COMPLETED")
+                                          : plan.earliest_instant_to_retain_state));
+    rec.add("earliestInstantToRetain", std::move(instant));
+  }
+  rec.add("lastCompletedCommitTimestamp", string_datum(plan.last_completed_commit_timestamp));
+  rec.add("policy", string_datum(plan.policy));
+  rec.add("version", datum::make_int(plan.version));
+  if (plan.version == 1) {
+    rec.add("filesToBeDeletedPerPartition", detail::string_list_map(plan.file_paths_to_delete_per_partition));
+    // filePathsToBeDeletedPerPartition stays null.
+  } else {
+    // filesToBeDeletedPerPartition stays an empty map (deprecated).
+    rec.add("filesToBeDeletedPerPartition", datum::make_map());
+    datum paths = datum::make_map();
+    for (const auto& [partition, files] : plan.file_paths_to_delete_per_partition) {
+      datum list = datum::make_array();
+      for (const auto& path : files) {
+        datum info = datum::make_record("org.apache.hudi.avro.model.HoodieCleanFileInfo");
+        info.add("filePath", string_datum(path));
+        info.add("isBootstrapBaseFile", datum::make_bool(false));
+        list.append(std::move(info));
       }
+      paths.add(partition, std::move(list));
     }
-    LAKEGC_RETURN_IF_ERROR(vb::field(rec, "partitionsToBeDeleted", f));
-    LAKEGC_RETURN_IF_ERROR(vb::branch(f, 1, b));
-    LAKEGC_RETURN_IF_ERROR(vb::string_array(b, plan.partitions_to_be_deleted));
-    return vb::nullable_string_map_field(rec, "extraMetadata", plan.extra_metadata);
-  });
+    rec.add("filePathsToBeDeletedPerPartition", std::move(paths));
+  }
+  rec.add("partitionsToBeDeleted", detail::string_array(plan.partitions_to_be_deleted));
+  // An empty map, not null: Hudi's own writers never leave it null, and
+  // some of its readers iterate it without a null check.
+  rec.add("extraMetadata", detail::string_map(plan.extra_metadata));
+  return detail::encode_single_record(schemas::cleaner_plan, rec);
 }
 
 /// Encodes clean metadata as Hudi writes the completed `.clean`.
@@ -346,42 +205,30 @@ inline StatusOr<std::string> encode_clean_metadata(const CleanMetadata& meta) {
     return absl::InvalidArgumentError(
         lakegc::detail::to_absl(fmt::format("encode_clean_metadata: version must be 1 or 2, not {}", meta.version)));
   }
-  using vb = detail::value_builder;
-  return detail::encode_single_record(schemas::clean_metadata, [&](avro_value_t& rec) -> Status {
-    avro_value_t f, b;
-    LAKEGC_RETURN_IF_ERROR(vb::string_field(rec, "startCleanTime", meta.start_clean_time));
-    LAKEGC_RETURN_IF_ERROR(vb::field(rec, "timeTakenInMillis", f));
-    if (avro_value_set_long(&f, meta.time_taken_ms) != 0) return detail::avro_write_error("to write timeTakenInMillis");
-    LAKEGC_RETURN_IF_ERROR(vb::field(rec, "totalFilesDeleted", f));
-    if (avro_value_set_int(&f, static_cast<std::int32_t>(meta.total_files_deleted)) != 0) {
-      return detail::avro_write_error("to write totalFilesDeleted");
-    }
-    LAKEGC_RETURN_IF_ERROR(vb::string_field(rec, "earliestCommitToRetain", meta.earliest_commit_to_retain));
-    LAKEGC_RETURN_IF_ERROR(vb::string_field(rec, "lastCompletedCommitTimestamp", meta.last_completed_commit_timestamp));
-    LAKEGC_RETURN_IF_ERROR(vb::field(rec, "partitionMetadata", f));
-    for (const auto& [partition, pm] : meta.partition_metadata) {
-      avro_value_t p, d;
-      LAKEGC_RETURN_IF_ERROR(vb::map_entry(f, partition, p));
-      LAKEGC_RETURN_IF_ERROR(vb::string_field(p, "partitionPath", pm.partition_path));
-      LAKEGC_RETURN_IF_ERROR(vb::string_field(p, "policy", pm.policy));
-      LAKEGC_RETURN_IF_ERROR(vb::field(p, "deletePathPatterns", d));
-      LAKEGC_RETURN_IF_ERROR(vb::string_array(d, pm.delete_path_patterns));
-      LAKEGC_RETURN_IF_ERROR(vb::field(p, "successDeleteFiles", d));
-      LAKEGC_RETURN_IF_ERROR(vb::string_array(d, pm.success_delete_files));
-      LAKEGC_RETURN_IF_ERROR(vb::field(p, "failedDeleteFiles", d));
-      LAKEGC_RETURN_IF_ERROR(vb::string_array(d, pm.failed_delete_files));
-      avro_value_t del, delb;
-      LAKEGC_RETURN_IF_ERROR(vb::field(p, "isPartitionDeleted", del));
-      LAKEGC_RETURN_IF_ERROR(vb::branch(del, 1, delb));
-      if (avro_value_set_boolean(&delb, pm.is_partition_deleted ? 1 : 0) != 0) {
-        return detail::avro_write_error("to write isPartitionDeleted");
-      }
-    }
-    LAKEGC_RETURN_IF_ERROR(vb::version_field(rec, meta.version));
-    LAKEGC_RETURN_IF_ERROR(vb::field(rec, "bootstrapPartitionMetadata", f));
-    LAKEGC_RETURN_IF_ERROR(vb::branch(f, 1, b));  // empty map
-    return vb::nullable_string_map_field(rec, "extraMetadata", meta.extra_metadata);
-  });
+  using detail::datum;
+  using detail::string_datum;
+  datum rec = datum::make_record("org.apache.hudi.avro.model.HoodieCleanMetadata");
+  rec.add("startCleanTime", string_datum(meta.start_clean_time));
+  rec.add("timeTakenInMillis", datum::make_long(meta.time_taken_ms));
+  rec.add("totalFilesDeleted", datum::make_int(static_cast<std::int32_t>(meta.total_files_deleted)));
+  rec.add("earliestCommitToRetain", string_datum(meta.earliest_commit_to_retain));
+  rec.add("lastCompletedCommitTimestamp", string_datum(meta.last_completed_commit_timestamp));
+  datum partitions = datum::make_map();
+  for (const auto& [partition, pm] : meta.partition_metadata) {
+    datum p = datum::make_record("org.apache.hudi.avro.model.HoodieCleanPartitionMetadata");
+    p.add("partitionPath", string_datum(pm.partition_path));
+    p.add("policy", string_datum(pm.policy));
+    p.add("deletePathPatterns", detail::string_array(pm.delete_path_patterns));
+    p.add("successDeleteFiles", detail::string_array(pm.success_delete_files));
+    p.add("failedDeleteFiles", detail::string_array(pm.failed_delete_files));
+    p.add("isPartitionDeleted", datum::make_bool(pm.is_partition_deleted));
+    partitions.add(partition, std::move(p));
+  }
+  rec.add("partitionMetadata", std::move(partitions));
+  rec.add("version", datum::make_int(meta.version));
+  rec.add("bootstrapPartitionMetadata", datum::make_map());
+  rec.add("extraMetadata", detail::string_map(meta.extra_metadata));
+  return detail::encode_single_record(schemas::clean_metadata, rec);
 }
 
 }  // namespace lakegc::hudi

@@ -40,7 +40,8 @@
 #include <vector>
 
 #include "lakegc/core/status.hpp"
-#include "lakegc/hudi/avro_reader.hpp"
+#include "lakegc/hudi/avro/datum.hpp"
+#include "lakegc/hudi/avro/read.hpp"
 #include "lakegc/hudi/metadata.hpp"
 
 namespace lakegc::hudi {
@@ -346,7 +347,7 @@ inline StatusOr<avro::datum> read_avro_record(std::string_view bytes, std::strin
     case encoding::avro:
       break;
   }
-  auto c = avro::detail::read_container_bare(bytes);
+  auto c = avro::decode_container(bytes);
   if (!c.ok()) return annotate(c.status(), context);
   if (c->records.empty()) {
     return absl::DataLossError(lakegc::detail::to_absl(fmt::format("{}: the container holds no record", context)));

@@ -6,10 +6,8 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -23,13 +21,6 @@ namespace fs = std::filesystem;
 using namespace lakegc::hudi;
 
 namespace {
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -127,7 +118,7 @@ const std::vector<timeline_file>& all_timeline_files() {
         if (!entry.is_regular_file()) continue;
         const std::string name = entry.path().filename().string();
         if (!is_instant_file(name)) continue;
-        out.push_back({table, name, read_file(entry.path())});
+        out.push_back({table, name, lakegc::testing::file_contents(entry.path())});
       }
     }
     std::sort(out.begin(), out.end(),

@@ -9,7 +9,9 @@
 #include <string>
 #include <string_view>
 
-#include "lakegc/hudi/avro_writer.hpp"
+#include "lakegc/core/status.hpp"
+#include "lakegc/hudi/avro/binary.hpp"
+#include "lakegc/hudi/avro/container.hpp"
 
 namespace lakegc::hudi::testing {
 
@@ -22,10 +24,10 @@ inline std::string to_string(const absl::Status& s) { return std::string(lakegc:
     REQUIRE_MESSAGE(hudi_r_.ok(), ::lakegc::hudi::testing::to_string(hudi_r_.status())); \
   } while (false)
 
-/// An Avro long, zig-zag varint encoded. (Not avro_long: Avro C declares that.)
+/// An Avro long, zig-zag varint encoded.
 inline std::string enc_long(std::int64_t v) {
   std::string out;
-  lakegc::hudi::detail::put_long(out, v);
+  lakegc::hudi::avro::put_long(out, v);
   return out;
 }
 
@@ -42,20 +44,16 @@ inline const std::string& test_sync() {
 /// The header of an object container with `schema_json`, codec `codec` and
 /// the test sync marker.
 inline std::string container_header(std::string_view schema_json, std::string_view codec = "null") {
-  std::string out("Obj\x01", 4);
-  out += enc_long(2);
-  out += enc_string("avro.schema");
-  out += enc_string(schema_json);
-  out += enc_string("avro.codec");
-  out += enc_string(codec);
-  out += enc_long(0);
-  out += test_sync();
+  std::string out;
+  lakegc::hudi::avro::put_container_header(out, schema_json, test_sync(), codec);
   return out;
 }
 
 /// One block of `count` objects whose encoded bytes are `data`.
 inline std::string container_block(std::int64_t count, std::string_view data) {
-  return enc_long(count) + enc_long(static_cast<std::int64_t>(data.size())) + std::string(data) + test_sync();
+  std::string out;
+  lakegc::hudi::avro::put_container_block(out, count, data, test_sync());
+  return out;
 }
 
 }  // namespace lakegc::hudi::testing
