@@ -6,16 +6,27 @@
 //   lakegc-sim --determinism --seeds N      each seed twice in this process and once
 //                                           in a child process: same trace hash (I9)
 //   lakegc-sim --print-hashes --seeds N     "seed hash" lines (what the child prints)
+//   lakegc-sim --cadence 30m --longest-query 5h [--write-duration 5m] --seeds N
+//   lakegc-sim --cadence-from TABLE_OR_FILE --longest-query 5h --seeds N
+//                                           the advice check (advice_check.hpp): the
+//                                           retention lakegc::advise recommends holds at
+//                                           that cadence and one less does not
 //
 // Options: --policy k=v,... (hoodie.* properties replace the swarm's
 // policy), --canary NAME, --steps N (event budget per run), --quiet,
 // --strict-archiver (the archiver without its library-gap bounds:
 // archiver.hpp), --archiver-gaps-off BITS (only some: 1 (a), 2 (b), 4 (c)).
+// In the advice check, --policy checks that policy (and one less) instead
+// of the recommendations.
 // Exit status: 0 when every run held every invariant (and every canary was
-// caught), 1 otherwise, 2 for bad usage.
+// caught, and the advice check confirmed its settings), 1 otherwise, 2 for
+// bad usage.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <map>
 #include <optional>
 #include <string>
@@ -24,8 +35,12 @@
 
 #include <fmt/format.h>
 
+#include "lakegc/core/duration.hpp"
+#include "lakegc/hudi/journal.hpp"
+#include "lakegc/sim/advice_check.hpp"
 #include "lakegc/sim/report.hpp"
 #include "lakegc/sim/simulation.hpp"
+#include "lakegc/storage/posix_storage.hpp"
 
 namespace {
 
@@ -44,12 +59,20 @@ struct Cli {
   bool determinism = false;
   bool print_hashes = false;
   std::uint64_t archiver_gaps_off = 0;  // --strict-archiver: 7; --archiver-gaps-off BITS
+  // The advice check.
+  std::optional<absl::Duration> cadence;       // --cadence
+  std::optional<std::string> cadence_from;     // --cadence-from
+  absl::Duration write_duration = absl::Minutes(5);
+  std::optional<absl::Duration> longest_query;
+  std::optional<absl::Duration> write_duration_opt;  // --write-duration as given
 };
 
 constexpr std::string_view kUsage =
     "usage: lakegc-sim [--seed S | --seeds N [--first F]] [--policy k=v,...] [--canary NAME]\n"
     "                  [--canaries] [--determinism] [--print-hashes] [--steps N] [--trace] [--quiet]\n"
     "                  [--strict-archiver | --archiver-gaps-off BITS]\n"
+    "       lakegc-sim (--cadence DURATION [--write-duration DURATION] | --cadence-from TABLE_OR_FILE)\n"
+    "                  --longest-query DURATION [--seeds N [--first F]] [--policy k=v,...] [--steps N] [--trace]\n"
     "canaries: hours-8584, no-pending-guard, no-savepoint-guard, orphans-short-cutoff, orphans-ignore-markers,\n"
     "          rollback-eager, orphans-all-actions-start, replace-unclamped\n";
 
@@ -100,16 +123,34 @@ std::optional<Cli> parse(int argc, char** argv) {
       cli.determinism = true;
     } else if (a == "--print-hashes") {
       cli.print_hashes = true;
+    } else if (a == "--cadence" || a == "--write-duration" || a == "--longest-query") {
+      auto v = value();
+      if (!v) return std::nullopt;
+      auto d = lakegc::parse_duration(*v, a);
+      if (!d.ok() || *d <= absl::ZeroDuration()) return std::nullopt;
+      (a == "--cadence" ? cli.cadence : a == "--longest-query" ? cli.longest_query : cli.write_duration_opt) = *d;
+    } else if (a == "--cadence-from") {
+      auto v = value();
+      if (!v) return std::nullopt;
+      cli.cadence_from = std::string(*v);
     } else if (a == "--strict-archiver") {
-      cli.archiver_gaps_off = 7;
+      cli.archiver_gaps_off = kAllGapsOff;
     } else if (a == "--archiver-gaps-off") {
       auto v = value();
-      if (!v || !parse_u64(*v, &n) || n > 7) return std::nullopt;
+      if (!v || !parse_u64(*v, &n) || n > kAllGapsOff) return std::nullopt;
       cli.archiver_gaps_off = n;
     } else {
       return std::nullopt;
     }
   }
+  if (cli.write_duration_opt) cli.write_duration = *cli.write_duration_opt;
+  const bool advice = cli.cadence || cli.cadence_from;
+  if (advice && (!cli.longest_query || (cli.cadence && cli.cadence_from) || cli.seed || cli.canaries ||
+                 cli.determinism || cli.print_hashes || cli.canary != Canary::none)) {
+    return std::nullopt;
+  }
+  if (!advice && (cli.longest_query || cli.write_duration_opt)) return std::nullopt;
+  if (cli.write_duration_opt && !cli.cadence) return std::nullopt;
   if (!cli.seed && cli.seeds == 0) cli.seeds = 100;
   return cli;
 }
@@ -277,6 +318,52 @@ int determinism(const Cli& cli, const char* argv0, const std::optional<lakegc::c
   return bad == 0 ? 0 : 1;
 }
 
+// The cadence of --cadence-from: a Hudi table's timeline (a directory), or
+// a cadence file (cadence.hpp).
+lakegc::StatusOr<CommitCadence> cadence_from(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    LAKEGC_ASSIGN_OR_RETURN(lakegc::posix_storage storage, lakegc::posix_storage::open(path));
+    LAKEGC_ASSIGN_OR_RETURN(auto journal, lakegc::hudi::journal<lakegc::posix_storage>::open(storage, path));
+    LAKEGC_ASSIGN_OR_RETURN(lakegc::TableMetadata md, journal.load());
+    return cadence_of_timeline(md, path);
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(fmt::format("{}: cannot read the cadence file", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_cadence(text.str(), path);
+}
+
+int advice(const Cli& cli, const std::optional<lakegc::config::Properties>& props) {
+  AdviceCheckOptions o;
+  if (cli.cadence) {
+    o.cadence = synthetic_cadence(*cli.cadence, cli.write_duration);
+  } else {
+    auto c = cadence_from(*cli.cadence_from);
+    if (!c.ok()) {
+      fmt::print(stderr, "lakegc-sim: {}\n", lakegc::message_of(c.status()));
+      return 2;
+    }
+    o.cadence = std::move(*c);
+  }
+  o.longest_query = *cli.longest_query;
+  o.seeds = cli.seeds;
+  o.first_seed = cli.first;
+  o.policy = props;
+  o.max_events = cli.steps;
+  if (cli.trace) o.trace = [](std::string_view line) { fmt::print("{}\n", line); };
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = check_advice(o);
+  if (!r.ok()) {
+    fmt::print(stderr, "lakegc-sim: {}\n", lakegc::message_of(r.status()));
+    return 2;
+  }
+  fmt::print("{}", r->format());
+  fmt::print("({:.1f}s)\n", seconds_since(t0));
+  return r->confirmed() ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -298,6 +385,7 @@ int main(int argc, char** argv) {
     }
     props = *p;
   }
+  if (cli->cadence || cli->cadence_from) return advice(*cli, props);
   if (cli->canaries) return canaries(*cli, argv[0], props);
   if (cli->determinism) return determinism(*cli, argv[0], props);
   if (cli->print_hashes) return print_hashes(*cli, props);

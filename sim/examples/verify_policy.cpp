@@ -1,7 +1,7 @@
 // Verify a cleaning policy you composed, including a guard you wrote,
 // before it touches a real table.
 //
-// lakegc::verify runs the deterministic simulator (concurrent writers, long
+// lakegc::sim::verify runs the deterministic simulator (concurrent writers, long
 // readers, compaction, clustering, savepoints, archival, injected faults)
 // over many seeds against your policy and returns the first counterexample.
 //
@@ -31,9 +31,9 @@ int main() {
   const auto policy = lakegc::cleaning(lakegc::any_of(lakegc::keep_latest_commits{5}, lakegc::keep_by_hours{2}),
                                        lakegc::guard::savepoints, lakegc::guard::pending_table_services,
                                        lakegc::scope::incremental, keep_partition{"dt=2023-11-14"});
-  lakegc::VerifyOptions options;
+  lakegc::sim::VerifyOptions options;
   options.seeds = 40;
-  const auto result = lakegc::verify(policy, options);
+  const auto result = lakegc::sim::verify(policy, options);
   if (!result.ok()) {
     fmt::print("unexpected counterexample:\n{}", result.counterexample->report);
     return 1;
@@ -44,7 +44,7 @@ int main() {
   // savepointed file is deleted (I5), with everything needed to replay it.
   const auto unsafe = lakegc::cleaning(lakegc::keep_latest_commits{3}, lakegc::guard::pending_table_services,
                                        lakegc::unguarded);
-  const auto broken = lakegc::verify(unsafe, options);
+  const auto broken = lakegc::sim::verify(unsafe, options);
   if (broken.ok()) {
     fmt::print("expected a counterexample for the policy without guard::savepoints\n");
     return 1;

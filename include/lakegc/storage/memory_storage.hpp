@@ -28,6 +28,8 @@
 //   crash_after_mutations(n)  after n more successful mutations every call
 //                             fails with Aborted("simulated crash") until
 //                             recover(); the files stay as they were.
+//   disarm([op])              drops armed failures (of one kind) and a
+//                             pending truncation that no call consumed.
 // Per-kind call counters (calls(op)) let tests check what an algorithm did.
 // Inspection helpers (for_each_file, file_count, total_bytes, set_mtime) are
 // outside the fault model: they never fail, never count, and work while
@@ -222,6 +224,16 @@ class memory_storage {
   void recover() {
     crashed_ = false;
     mutations_left_.reset();
+  }
+
+  /// Drops every fault armed and not yet consumed: queued fail_next
+  /// statuses of kind `op`, or (without `op`) of every kind and a pending
+  /// truncate_next_listing. A crash is ended by recover(). Files and
+  /// counters are kept; nothing is counted as a call.
+  void disarm(storage_op op) { armed_[index(op)].clear(); }
+  void disarm() {
+    for (auto& queue : armed_) queue.clear();
+    truncate_next_.reset();
   }
 
   bool crashed() const noexcept { return crashed_; }

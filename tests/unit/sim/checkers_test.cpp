@@ -10,6 +10,8 @@
 using namespace lakegc;
 using namespace lakegc::sim;
 using namespace lakegc::sim::testing;
+using lakegc::reference::convergence_model;  // tests/reference/convergence_model.hpp, behind I6
+using lakegc::reference::KeptFiles;
 
 namespace {
 std::set<std::string> names(const std::set<std::string>& paths) {

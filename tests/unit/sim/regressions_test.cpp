@@ -26,7 +26,7 @@ struct Table2 {
     (void)storage.write_if_absent("p/.hoodie_partition_metadata", "x");
     (void)storage.write_if_absent("q/.hoodie_partition_metadata", "x");
   }
-  std::string name(const std::string& fid, int m) { return fmt::format("{}_0-0-{}_{}.parquet", fid, ++token, minute(m)); }
+  std::string name(const std::string& fid, int m) { return base_file(fid, ++token, minute(m)); }
   std::string begin(int m, const std::string& part, const std::string& fid, CommitInfo* info) {
     REQUIRE(journal.begin(minute(m), Action::commit).ok());
     const std::string n = name(fid, m);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "lakegc/core/file_name.hpp"
 #include "lakegc/exec/memory_journal.hpp"
 #include "lakegc/sim/world.hpp"
 #include "lakegc/storage/memory_storage.hpp"
@@ -37,6 +38,20 @@ inline any_policy commits_policy(std::uint32_t n) {
   return any_policy(cleaning(keep_latest_commits{n}, guard::savepoints, guard::pending_table_services));
 }
 
+/// `<fid>_0-0-<token>_<t>.parquet` and `.<fid>_<t>.log.1_0-0-<token>`,
+/// through the library's file-name grammar.
+inline std::string base_file(const std::string& fid, int token, const InstantTime& t) {
+  return format_file_name(BaseFileName{fid, fmt::format("0-0-{}", token), t, "parquet"});
+}
+inline std::string log_file(const std::string& fid, int token, const InstantTime& t) {
+  LogFileName log;
+  log.file_id = fid;
+  log.instant = t;
+  log.version = "1";
+  log.write_token = fmt::format("0-0-{}", token);
+  return format_file_name(log);
+}
+
 inline InstantTime minute(int m) {
   return InstantTime::from_epoch_ms(Table::kEpochMs + static_cast<std::int64_t>(m) * 60'000, TimelineTimezone::utc);
 }
@@ -50,10 +65,8 @@ struct MiniTable {
   memory_journal journal;
   int token = 0;
 
-  std::string base(const std::string& fid, const InstantTime& t) {
-    return fmt::format("{}_0-0-{}_{}.parquet", fid, ++token, t);
-  }
-  std::string log(const std::string& fid, const InstantTime& t) { return fmt::format(".{}_{}.log.1_0-0-{}", fid, t, ++token); }
+  std::string base(const std::string& fid, const InstantTime& t) { return base_file(fid, ++token, t); }
+  std::string log(const std::string& fid, const InstantTime& t) { return log_file(fid, ++token, t); }
 
   /// A completed write at minute `m` of `files` (names) in partition p.
   void commit(int m, const std::vector<std::string>& files, Action action = Action::commit,

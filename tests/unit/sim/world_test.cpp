@@ -1,5 +1,5 @@
 // The World's actors and the whole-run entry points: commits, conflicts,
-// readers, replay, canaries and lakegc::verify.
+// readers, replay, canaries and lakegc::sim::verify.
 #include <doctest/doctest.h>
 
 #include "lakegc/sim/simulation.hpp"

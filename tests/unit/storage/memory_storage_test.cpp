@@ -144,6 +144,28 @@ TEST_CASE("truncate_next_listing gives one silently short listing") {
   CHECK(listed_paths(s, "").size() == 5);
 }
 
+TEST_CASE("disarm drops armed failures and a pending truncation, and counts no call") {
+  memory_storage s = with_files({"p/1", "p/2", "p/3"});
+  s.fail_next(storage_op::stat, absl::UnavailableError("injected"));
+  s.fail_next(storage_op::remove, absl::UnavailableError("injected"));
+  s.disarm(storage_op::stat);  // one kind only
+  CHECK(s.stat("p/1").ok());
+  CHECK(absl::IsUnavailable(s.remove("p/1")));
+
+  s.fail_next(storage_op::list, absl::UnavailableError("injected"));
+  s.fail_next(storage_op::stat, absl::UnavailableError("injected"));
+  s.truncate_next_listing(1);
+  const std::uint64_t lists = s.calls(storage_op::list);
+  s.disarm();
+  CHECK(s.calls(storage_op::list) == lists);
+  CHECK(listed_paths(s, "").size() == 3);  // neither failed nor short
+  CHECK(s.stat("p/2").ok());
+
+  s.crash_after_mutations(0);  // a crash is recover()'s, not disarm()'s
+  s.disarm();
+  CHECK(s.crashed());
+}
+
 TEST_CASE("crash_after_mutations: n more mutations succeed, then everything aborts until recover") {
   memory_storage s = with_files({"a", "b", "c"});
   s.crash_after_mutations(2);

@@ -4,7 +4,7 @@
 //
 // lakegc composes policies at compile time, so every combination of stages
 // is its own type. The simulator picks the policy under test from a seed at
-// run time (and lakegc::verify takes whatever a user composed), so the World
+// run time (and lakegc::sim::verify takes whatever a user composed), so the World
 // holds one any_policy instead of being a template over every policy type.
 // The planner sees an ordinary CleaningPolicy; one virtual call per stage
 // query costs nothing next to planning.

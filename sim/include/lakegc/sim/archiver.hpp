@@ -57,7 +57,7 @@
 // instant, whichever write appended it, so the timeline's start does not
 // change what it is.
 //
-// Three more bounds stand in for library gaps, where neither Hudi's
+// Four more bounds stand in for library gaps, where neither Hudi's
 // archiver nor lakegc's cleaning keeps a replaced group from reading as
 // live again (all found by this archiver; SwarmConfig::archiver_gaps_off,
 // lakegc-sim --strict-archiver, turns them off to reproduce, and
@@ -82,7 +82,15 @@
 //     replaced group's files: its boundary passes the replacecommit with
 //     the files still on storage (listing_check.hpp checks live groups
 //     only). Rare: none in the default swarms' first 1500 seeds, several in
-//     the replace-unclamped canary's swarms with the clamped policy.
+//     the replace-unclamped canary's swarms with the clamped policy;
+// (d) a clustering still pending when a clean's boundary passed its
+//     requested time (KEEP_LATEST_BY_HOURS does not stop at pending
+//     instants, and no empty clean is written by default) completes
+//     afterwards: its replaced groups wait for the next clean whose boundary
+//     passes the replacecommit, but Hudi's clustering bound looks only at
+//     replacecommits at or after the last clean's earliest instant to
+//     retain, so archival takes the replacecommit first. Found by the
+//     RapidCheck schedule property (tests/property/sim).
 //
 // The archiver stops before such a replacecommit while its replaced files
 // are on storage (stats.archival_gap_holds counts, per case, the runs such a
@@ -114,7 +122,7 @@ struct ArchivalDecision {
   std::uint32_t min_keep = 0;        // keep.min / keep.max after ArchivalUtils' adjustment
   std::uint32_t max_keep = 0;
   std::string why;                   // the bound that stopped commit archival
-  char gap = 0;                      // 'a', 'b', 'c': a library-gap bound (see the header) stopped it
+  char gap = 0;                      // 'a'..'d': a library-gap bound (see the header) stopped it
 };
 
 class Archiver {
@@ -140,12 +148,13 @@ class Archiver {
       lower(clustering_bound(md), "first replacecommit at or after the last clean's earliest instant to retain");
       lower(savepoint_bound(md), "first savepointed commit");
       lower(orphan_bound(md), "orphans of an abandoned write (sim only: the orphan sweep's to delete)");
-      if (t_.swarm.archiver_gaps_off != 7) {
+      if (t_.swarm.archiver_gaps_off != kAllGapsOff) {
         char which = 0;
         const auto gap = library_gap_bound(md, boundary_rule, t_.swarm.archiver_gaps_off, &which);
         lower(gap, which == 'a'   ? "LIBRARY GAP (a): replaced files a savepoint of a later commit keeps"
                    : which == 'b' ? "LIBRARY GAP (b): replaced files a guard keeps under a version rule"
-                                  : "LIBRARY GAP (c): replaced files a truncated listing hid from a clean");
+                   : which == 'c' ? "LIBRARY GAP (c): replaced files a truncated listing hid from a clean"
+                                  : "LIBRARY GAP (d): replaced files of a clustering that completed after a clean passed it");
         if (gap && bound == gap) d.gap = which;
       }
       const std::size_t limit = commits.size() - d.min_keep;
@@ -222,10 +231,22 @@ class Archiver {
   // (a) a savepoint of a later commit, existing or recorded by the last
   // clean, names some of them; or (b) the policy has no boundary rule; or
   // (c) some of them were on storage when a clean planned from a silently
-  // truncated listing. `which` gets the case.
+  // truncated listing; or (d) the replacecommit completed after the last
+  // clean, whose boundary had passed its requested time. `which` gets the
+  // case.
   std::optional<InstantTime> library_gap_bound(const TableMetadata& md, bool boundary_rule, std::uint8_t off,
                                                char* which) const {
-    const bool a = (off & 1) == 0, b = (off & 2) == 0, c = (off & 4) == 0;
+    const bool a = (off & 1) == 0, b = (off & 2) == 0, c = (off & 4) == 0, dd = (off & 8) == 0;
+    // (d): replacecommits that completed after the last clean was planned
+    // with a boundary past their requested time.
+    const auto& clean = md.last_completed_clean;
+    auto completed_after_clean_passed = [&](const InstantTime& replace) {
+      if (!dd || !clean || !clean->earliest_commit_to_retain || !(replace < *clean->earliest_commit_to_retain)) {
+        return false;
+      }
+      const Instant* i = md.timeline.find(replace);
+      return i != nullptr && i->completed && clean->instant < *i->completed;
+    };
     auto view = load_view(t_.storage, md);
     if (!view.ok()) return std::nullopt;
     std::vector<InstantTime> savepoints;
@@ -252,6 +273,7 @@ class Archiver {
         for (const std::string& f : files) {
           if (c && !gap && t_.oracle.present_at_truncated_listing(f)) gap = 'c';
         }
+        if (!gap && !files.empty() && completed_after_clean_passed(*g.replaced_by)) gap = 'd';
         if (gap) {
           out = g.replaced_by;
           *which = gap;
@@ -327,8 +349,7 @@ class Archiver {
       const bool holds = std::any_of(paths.begin(), paths.end(), [&](const std::string& p) {
         if (!present.contains(p)) return false;
         if (md.layout != TimelineLayout::v1) return true;
-        const auto slash = p.rfind('/');
-        return !parse_log_file_name(slash == std::string::npos ? p : p.substr(slash + 1)).ok();
+        return !parse_log_file_name(lakegc::detail::split_parent(p).second).ok();
       });
       if (!holds) continue;
       std::optional<InstantTime> keep;

@@ -26,33 +26,46 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "lakegc/core/file_name.hpp"
 #include "lakegc/sim/promise.hpp"
 #include "lakegc/sim/scheduler.hpp"
 #include "lakegc/sim/snapshot.hpp"
 #include "lakegc/storage/memory_storage.hpp"
+#include "lakegc/storage/path.hpp"
 
 namespace lakegc::sim {
 
 inline constexpr std::size_t kNoPromise = std::numeric_limits<std::size_t>::max();
 
+/// Who deleted a file.
+enum class Deleter : std::uint8_t {
+  /// A clean, whose plan named the file (and whose promise it answers to).
+  clean,
+  /// The orphan sweep (no clean, no promise).
+  sweep,
+  /// Failed-write rollback (no clean, no promise).
+  rollback,
+};
+
 struct Deletion {
   InstantTime clean;                 // the clean instant whose plan named the file
   std::size_t promise = kNoPromise;  // index into Oracle::promises()
   std::int64_t time_ms = 0;
-  /// Deleted by the orphan sweep (no clean, no promise), not a cleaner.
-  bool by_sweep = false;
-  /// Deleted by failed-write rollback (no clean, no promise).
-  bool by_rollback = false;
+  Deleter deleter = Deleter::clean;
 
   /// Who deleted it, for messages.
   std::string by() const {
-    return by_sweep      ? std::string("the orphan sweep")
-           : by_rollback ? std::string("failed-write rollback")
-                         : fmt::format("clean {}", clean);
+    switch (deleter) {
+      case Deleter::sweep: return "the orphan sweep";
+      case Deleter::rollback: return "failed-write rollback";
+      case Deleter::clean: break;
+    }
+    return fmt::format("clean {}", clean);
   }
 };
 
@@ -110,11 +123,8 @@ class Oracle {
         (void)shadow_.list(
             g.partition,
             [&](const FileEntry& e) {
-              const auto slash = e.path.rfind('/');
-              std::string_view name = slash == std::string_view::npos ? e.path : e.path.substr(slash + 1);
-              if (!name.empty() && name.front() == '.') name.remove_prefix(1);
-              if (name.size() > g.file_id.size() && name.substr(0, g.file_id.size()) == g.file_id &&
-                  name[g.file_id.size()] == '_') {
+              auto name = parse_data_file_name(lakegc::detail::split_parent(e.path).second);
+              if (name.ok() && std::visit([](const auto& f) { return f.file_id; }, *name) == g.file_id) {
                 drop.emplace_back(e.path);
               }
             },

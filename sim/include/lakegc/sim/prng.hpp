@@ -11,6 +11,9 @@
 //
 // The libFuzzer target seeds one from a hash of its input's header, and
 // chooses the schedule itself from the remaining bytes.
+//
+// Depends on nothing but the standard library, so the benchmarks' table
+// generator (bench/generator.hpp) shares splitmix64 from here.
 #pragma once
 
 #include <cstddef>
@@ -18,13 +21,22 @@
 
 namespace lakegc::sim {
 
-/// splitmix64: the seed expander recommended for xoshiro.
+/// splitmix64's increment: 2^64 divided by the golden ratio, made odd.
+inline constexpr std::uint64_t kGoldenGamma = 0x9e3779b97f4a7c15ULL;
+
+/// splitmix64: the seed expander recommended for xoshiro. Advances `state`
+/// and returns its next output. The project's only definition (the
+/// benchmarks' table generator uses it too).
 constexpr std::uint64_t splitmix64(std::uint64_t& state) noexcept {
-  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  std::uint64_t z = (state += kGoldenGamma);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
 }
+
+/// The output splitmix64 gives from state `z`, as a pure function: a
+/// 64-bit hash whose every output bit depends on every input bit.
+constexpr std::uint64_t mix64(std::uint64_t z) noexcept { return splitmix64(z); }
 
 class Rng {
  public:

@@ -150,6 +150,7 @@ class Readers {
     while (!running_.empty()) {
       auto it = running_.begin();
       ++t_.stats.queries[query_bucket(it->second.duration_ms)].ok;
+      ++t_.stats.queries_unfinished;
       end(it);
     }
   }
@@ -191,8 +192,9 @@ class Readers {
     }
     if (d->promise == kNoPromise) {
       t_.violation(Invariant::I1_reader_isolation, actor, path, snapshot,
-                   d->by_sweep ? std::string("deleted by the orphan sweep, which promises nothing: it must only delete orphans")
-                               : fmt::format("deleted by clean {}, whose promise is unknown", d->clean));
+                   d->deleter == Deleter::clean
+                       ? fmt::format("deleted by clean {}, whose promise is unknown", d->clean)
+                       : fmt::format("deleted by {}, which promises nothing: it must only delete orphans", d->by()));
       return true;
     }
     const Promise& p = t_.oracle.promise(d->promise);

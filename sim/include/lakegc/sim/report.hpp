@@ -63,10 +63,10 @@ inline std::string format_stats(const RunStats& s) {
   const QueryStats q = s.all_queries();
   std::string out = fmt::format(
       "  events {} | commits {} (aborted {}, crashed {}, failed {}) | compactions {} clusterings {} savepoints {} "
-      "archivals {} ({} instants; held at library gaps a/b/c: {}/{}/{})\n",
+      "archivals {} ({} instants; held at library gaps a/b/c/d: {}/{}/{}/{})\n",
       s.events, s.commits, s.writes_aborted, s.writes_crashed, s.writes_failed, s.compactions, s.clusterings,
       s.savepoints, s.archivals, s.instants_archived, s.archival_gap_holds[0], s.archival_gap_holds[1],
-      s.archival_gap_holds[2]);
+      s.archival_gap_holds[2], s.archival_gap_holds[3]);
   out += fmt::format(
       "  cleaner: {} run(s), {} executed, {} failed under faults; deleted {} file(s), {} MiB | faults armed {}\n",
       s.clean_runs, s.cleans_executed, s.clean_errors, s.files_deleted, mib(s.bytes_deleted), s.faults_armed);
@@ -146,9 +146,9 @@ class SweepSummary {
     }
     out += "held: storage held on average over a run (MiB); expected: queries that failed without a broken promise\n";
     out += fmt::format("orphan sweeps: {} snapshot(s), {} of them (in {} seed(s)) with a non-write oldest instant; "
-                       "archiver runs held at library gaps a/b/c: {}/{}/{}\n",
+                       "archiver runs held at library gaps a/b/c/d: {}/{}/{}/{}\n",
                        sweeps_, sweeps_non_write_oldest_, seeds_non_write_oldest_, gap_holds_[0], gap_holds_[1],
-                       gap_holds_[2]);
+                       gap_holds_[2], gap_holds_[3]);
     out += "queries outliving the promise, by query length (failed / judged):\n";
     for (const auto& [name, r] : rows_) {
       out += fmt::format("  {:<{}}", name, w);
@@ -210,7 +210,7 @@ class SweepSummary {
   std::uint64_t sweeps_ = 0;
   std::uint64_t sweeps_non_write_oldest_ = 0;
   std::uint64_t seeds_non_write_oldest_ = 0;
-  std::array<std::uint64_t, 3> gap_holds_{};
+  std::array<std::uint64_t, 4> gap_holds_{};
 };
 
 }  // namespace lakegc::sim

@@ -30,7 +30,7 @@ struct RunOptions {
   Canary canary = Canary::none;
   /// Replace the swarm's policy (`--policy`, hoodie.* properties).
   std::optional<config::Properties> policy;
-  /// Replace the swarm's policy by a user-composed one (lakegc::verify).
+  /// Replace the swarm's policy by a user-composed one (lakegc::sim::verify).
   std::optional<any_policy> custom_policy;
   /// Adjusts each drawn swarm (e.g. force MOR tables).
   std::function<void(SwarmConfig&)> adjust_swarm;
@@ -86,9 +86,16 @@ class Driver {
   Driver(World& w, Scheduler& s, std::int64_t end_ms) : w_(w), s_(s), sw_(w.table.swarm), end_ms_(end_ms) {}
 
   void start() {
-    for (std::size_t i = 0; i < w_.writers.count(); ++i) {
-      s_.after(static_cast<std::int64_t>(rng().uniform(0, static_cast<std::uint64_t>(sw_.write_interval_ms))),
-               [this, i] { write_begin(i); });
+    if (sw_.cadence && !sw_.cadence->empty()) {
+      // A replayed cadence: its commits, from a commit this seed picks.
+      next_commit_ = rng().index(sw_.cadence->size());
+      w_.table.event("world", "replaying {} from commit {}", sw_.cadence->source, next_commit_);
+      s_.after(sw_.cadence->gaps_ms[next_commit_], [this] { replayed_write(); });
+    } else {
+      for (std::size_t i = 0; i < w_.writers.count(); ++i) {
+        s_.after(static_cast<std::int64_t>(rng().uniform(0, static_cast<std::uint64_t>(sw_.write_interval_ms))),
+                 [this, i] { write_begin(i); });
+      }
     }
     s_.after(jitter(sw_.reader_interval_ms), [this] { reader_arrives(); });
     if (sw_.compaction) s_.after(jitter(sw_.compaction_interval_ms), [this] { compaction(); });
@@ -115,23 +122,47 @@ class Driver {
     if (!open()) return;
     if (w_.write_begin(i)) {
       const std::int64_t d = rng().uniform_i64(1000, std::max<std::int64_t>(sw_.write_duration_ms, 1000));
-      // Progress steps spread the write's other files over its duration and
-      // refresh its heartbeat (one more step per 10 minutes, at most 8).
-      const std::int64_t n = std::min<std::int64_t>(
-          static_cast<std::int64_t>(w_.writers.remaining(i)) + d / (10 * kMinute), 8);
-      for (std::int64_t j = 1; j <= n; ++j) s_.after(d * j / (n + 1), [this, i] { w_.write_progress(i); });
+      write_progress(i, d);
       s_.after(d, [this, i] { write_end(i); });
     } else {
       s_.after(jitter(sw_.write_interval_ms), [this, i] { write_begin(i); });
     }
   }
+  // Progress steps spread writer i's other files over the write's duration
+  // `d` and refresh its heartbeat (one more step per 10 minutes, at most 8).
+  void write_progress(std::size_t i, std::int64_t d) {
+    const std::int64_t n =
+        std::min<std::int64_t>(static_cast<std::int64_t>(w_.writers.remaining(i)) + d / (10 * kMinute), 8);
+    for (std::int64_t j = 1; j <= n; ++j) s_.after(d * j / (n + 1), [this, i] { w_.write_progress(i); });
+  }
   void write_end(std::size_t i) {
     w_.write_finish(i);
     s_.after(jitter(sw_.write_interval_ms), [this, i] { write_begin(i); });
   }
+  // The next commit of the replayed cadence: an idle writer begins it and
+  // finishes it its duration later; the commit after it begins its gap
+  // later. With every writer busy the commit is skipped (counted).
+  void replayed_write() {
+    if (!open()) return;
+    const CommitCadence& c = *sw_.cadence;
+    const std::size_t k = next_commit_;
+    next_commit_ = (k + 1) % c.size();
+    std::size_t i = 0;
+    while (i < w_.writers.count() && w_.writers.busy(i)) ++i;
+    if (i == w_.writers.count()) {
+      ++w_.table.stats.cadence_skipped;
+      w_.table.event("world", "replayed commit {} skipped: every writer is busy", k);
+    } else if (w_.write_begin(i)) {
+      write_progress(i, c.durations_ms[k]);
+      s_.after(c.durations_ms[k], [this, i] { w_.write_finish(i); });
+    }
+    s_.after(c.gaps_ms[next_commit_], [this] { replayed_write(); });
+  }
   void reader_arrives() {
     if (!open()) return;
-    const std::int64_t duration = rng().uniform_i64(30'000, std::max<std::int64_t>(sw_.query_max_ms, 60'000));
+    const std::int64_t longest = std::max<std::int64_t>(sw_.query_max_ms, 60'000);
+    const bool at_max = sw_.query_at_max_percent > 0 && rng().chance(sw_.query_at_max_percent, 100);
+    const std::int64_t duration = at_max ? longest : rng().uniform_i64(30'000, longest);
     if (auto id = w_.reader_start(duration)) {
       const std::size_t files = w_.readers.files_of(*id);
       const std::size_t steps = std::clamp<std::size_t>(files, 1, 4);
@@ -208,6 +239,7 @@ class Driver {
   Scheduler& s_;
   const SwarmConfig& sw_;
   std::int64_t end_ms_;
+  std::size_t next_commit_ = 0;  // of a replayed cadence
 };
 
 }  // namespace detail
@@ -244,7 +276,7 @@ inline StatusOr<RunResult> run_seed(const RunOptions& o) {
   result.violations = world.table.violations;
   // The trace hash covers every event line; the PRNG digest catches a run
   // that drew a different number of values without printing differently.
-  result.trace_hash = world.trace().hash() ^ (world.rng().digest() * 0x9e3779b97f4a7c15ULL);
+  result.trace_hash = world.trace().hash() ^ (world.rng().digest() * kGoldenGamma);
   return result;
 }
 

@@ -61,9 +61,9 @@ struct RunStats {
   std::uint64_t savepoints = 0;
   std::uint64_t archivals = 0;
   std::uint64_t instants_archived = 0;  // commits, cleans and rollbacks moved to the archive
-  /// Archiver runs a library-gap bound stopped, per gap (a), (b), (c)
+  /// Archiver runs a library-gap bound stopped, per gap (a), (b), (c), (d)
   /// (archiver.hpp).
-  std::array<std::uint64_t, 3> archival_gap_holds{};
+  std::array<std::uint64_t, 4> archival_gap_holds{};
   /// Sweeps whose snapshot's oldest active instant is not a write (an old
   /// clean or rollback archival left behind): the hazard of issue 11.
   std::uint64_t sweeps_non_write_oldest = 0;
@@ -79,6 +79,10 @@ struct RunStats {
   std::uint64_t rollback_files_deleted = 0;  // files their markers named, deleted
   std::uint64_t orphan_bytes_deleted = 0;        // left behind after a truncated listing (see check_convergence)
   std::array<QueryStats, kQueryBucketNames.size()> queries{};
+  /// Queries still running when the run ended (counted ok, never judged).
+  std::uint64_t queries_unfinished = 0;
+  /// Replayed commits (SwarmConfig::cadence) not written: every writer busy.
+  std::uint64_t cadence_skipped = 0;
   // Storage held: KiB x milliseconds, integrated over the run.
   std::uint64_t kib_ms = 0;
   std::int64_t span_ms = 0;

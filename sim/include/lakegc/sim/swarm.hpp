@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include <fmt/format.h>
@@ -16,6 +17,7 @@
 #include "lakegc/core/timeline.hpp"
 #include "lakegc/policy/config.hpp"
 #include "lakegc/sim/any_policy.hpp"
+#include "lakegc/sim/cadence.hpp"
 #include "lakegc/sim/prng.hpp"
 
 namespace lakegc::sim {
@@ -76,6 +78,9 @@ struct SweeperKnobs {
   SweepFlaw flaw = SweepFlaw::none;
 };
 
+/// SwarmConfig::archiver_gaps_off with every library-gap bound off.
+inline constexpr std::uint8_t kAllGapsOff = 15;
+
 struct SwarmConfig {
   // Table.
   TableType type = TableType::cow;
@@ -125,9 +130,9 @@ struct SwarmConfig {
   /// services, and the oracle, always read the truth.
   bool archive_readable = true;
   /// Library-gap bounds of the archiver (archiver.hpp) turned off, one bit
-  /// per gap: 1 (a), 2 (b), 4 (c). 0 in swarms; lakegc-sim
-  /// --strict-archiver turns them all off (Hudi's rules and the orphan
-  /// bound only) to reproduce the gaps.
+  /// per gap: 1 (a), 2 (b), 4 (c), 8 (d). 0 in swarms; lakegc-sim
+  /// --strict-archiver turns them all off (kAllGapsOff: Hudi's rules and
+  /// the orphan bound only) to reproduce the gaps.
   std::uint8_t archiver_gaps_off = 0;
   // Orphan sweeper.
   SweeperKnobs sweeper;
@@ -136,6 +141,13 @@ struct SwarmConfig {
   std::int64_t duration_ms = 12 * kHour;
   // The policy under test (unless --policy or a canary replaces it).
   PolicyKnobs policy;
+  // Replay (the advice check, advice_check.hpp). Never drawn, so every
+  // seed's swarm stays as it was; only that mode sets them.
+  /// Writers commit at these intervals instead of their own cadence.
+  std::shared_ptr<const CommitCadence> cadence;
+  /// The share of queries that run exactly query_max_ms (the others are
+  /// drawn up to it, as always).
+  std::uint32_t query_at_max_percent = 0;
 };
 
 /// Draws a swarm configuration. Ranges are sized so one seed simulates in
@@ -292,8 +304,12 @@ inline std::string describe(const SwarmConfig& s) {
   out += fmt::format("  writers   : {} every ~{}min, in flight up to {}s, fanout {}, inserts {}%{}\n", s.writers,
                      mins(s.write_interval_ms), s.write_duration_ms / 1000, s.update_fanout, s.insert_percent,
                      s.eager_rollback ? ", CANARY eager rollback" : "");
-  out += fmt::format("  readers   : every ~{}min, queries up to {}min, time travel {}%\n", mins(s.reader_interval_ms),
-                     mins(s.query_max_ms), s.time_travel_percent);
+  out += fmt::format("  readers   : every ~{}min, queries up to {}min{}, time travel {}%\n", mins(s.reader_interval_ms),
+                     mins(s.query_max_ms),
+                     s.query_at_max_percent > 0 ? fmt::format(" ({}% exactly that long)", s.query_at_max_percent)
+                                                : std::string(),
+                     s.time_travel_percent);
+  if (s.cadence) out += fmt::format("  cadence   : replaying {}\n", s.cadence->source);
   out += fmt::format("  services  : compaction={} (every {}min, {}min) clustering={} (every {}min, {}min)\n",
                      s.compaction, mins(s.compaction_interval_ms), mins(s.compaction_duration_ms), s.clustering,
                      mins(s.clustering_interval_ms), mins(s.clustering_duration_ms));

@@ -141,7 +141,7 @@ class Sweeper {
     const FileMap after = t_.data_files();
     std::uint64_t removed_bytes = 0;
     const FileMap removed =
-        record_removed(t_, before, after, Deletion{InstantTime(), kNoPromise, t_.elapsed(), true}, &removed_bytes);
+        record_removed(t_, before, after, Deletion{InstantTime(), kNoPromise, t_.elapsed(), Deleter::sweep}, &removed_bytes);
     ++t_.stats.sweeps;
     t_.stats.orphans_deleted += removed.size();
     t_.stats.orphan_bytes_deleted += removed_bytes;

@@ -7,7 +7,8 @@
 // under a pending write, compaction or clustering; which writes completed
 // while another was in flight).
 //
-// Files are written as Hudi names them (hudi-layout.md section 3): base
+// Files are written as Hudi names them (docs/hudi-rules.md §1), formatted
+// by the library's file-name grammar (core/file_name.hpp): base
 // `<fileId>_<writeToken>_<instant>.parquet`, log
 // `.<fileId>_<instant>.log.<version>_<writeToken>`; every partition holds a
 // `.hoodie_partition_metadata`. memory_storage stamps mtimes from the
@@ -24,6 +25,7 @@
 
 #include <fmt/format.h>
 
+#include "lakegc/core/file_name.hpp"
 #include "lakegc/exec/memory_journal.hpp"
 #include "lakegc/sim/any_policy.hpp"
 #include "lakegc/sim/oracle.hpp"
@@ -34,6 +36,7 @@
 #include "lakegc/sim/trace.hpp"
 #include "lakegc/sim/violation.hpp"
 #include "lakegc/storage/memory_storage.hpp"
+#include "lakegc/storage/path.hpp"
 
 namespace lakegc::sim {
 
@@ -131,10 +134,15 @@ class Table {
     return fmt::format("{}-{}-{}", tokens_ % 7, tokens_ / 7 + 1, tokens_);
   }
   std::string base_name(std::string_view fid, const InstantTime& t) {
-    return fmt::format("{}_{}_{}.parquet", fid, write_token(), t);
+    return format_file_name(BaseFileName{std::string(fid), write_token(), t, "parquet"});
   }
   std::string log_name(std::string_view fid, const InstantTime& t, std::uint64_t version) {
-    return fmt::format(".{}_{}.log.{}_{}", fid, t, version, write_token());
+    LogFileName log;
+    log.file_id = std::string(fid);
+    log.instant = t;
+    log.version = std::to_string(version);
+    log.write_token = write_token();
+    return format_file_name(log);
   }
   static std::string group_key(std::string_view partition, std::string_view fid) {
     return join_path(partition, fid);
@@ -167,9 +175,9 @@ class Table {
   std::map<std::string, std::uint64_t> data_files() const {
     std::map<std::string, std::uint64_t> out;
     storage.for_each_file([&](const FileEntry& e) {
-      const auto slash = e.path.rfind('/');
-      const std::string_view name = slash == std::string_view::npos ? e.path : e.path.substr(slash + 1);
-      if (!is_partition_metadata_file(name)) out.emplace(std::string(e.path), e.size);
+      if (!is_partition_metadata_file(lakegc::detail::split_parent(e.path).second)) {
+        out.emplace(std::string(e.path), e.size);
+      }
     });
     return out;
   }

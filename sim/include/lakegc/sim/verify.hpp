@@ -1,6 +1,6 @@
 // File: lakegc/sim/verify.hpp
 // -----------------------------------------------------------------------------
-// lakegc::verify: property-based verification of a cleaning policy a user
+// lakegc::sim::verify: property-based verification of a cleaning policy a user
 // composed (with lakegc::cleaning, their own retention rule or guard, or
 // any type modelling CleaningPolicy). It runs the deterministic simulator
 // over many seeds against that policy -- concurrent writers, long readers,
@@ -12,13 +12,17 @@
 //                                    lakegc::guard::savepoints,
 //                                    lakegc::guard::pending_table_services,
 //                                    my_guard{});
-//     lakegc::VerifyOptions options;
+//     lakegc::sim::VerifyOptions options;
 //     options.seeds = 200;
-//     auto result = lakegc::verify(policy, options);
+//     auto result = lakegc::sim::verify(policy, options);
 //     if (!result.ok()) fmt::print("{}", result.counterexample->report);
 //
 // A counterexample replays exactly: pass its seed as `first_seed` with
 // `seeds = 1` and a `trace` sink to see every event.
+//
+// In a Meson project: dependency('lakegc-sim') (the simulator's headers,
+// with the library's and the convergence model's); installed, pkg-config
+// lakegc-sim.
 #pragma once
 
 #include <cstdint>
@@ -29,7 +33,7 @@
 #include "lakegc/sim/report.hpp"
 #include "lakegc/sim/simulation.hpp"
 
-namespace lakegc {
+namespace lakegc::sim {
 
 struct VerifyOptions {
   std::uint64_t seeds = 100;
@@ -37,15 +41,15 @@ struct VerifyOptions {
   /// Event budget of one run's safety phase.
   std::uint64_t max_events = 200'000;
   /// Adjusts each drawn swarm configuration (e.g. only MOR tables).
-  std::function<void(sim::SwarmConfig&)> swarm;
+  std::function<void(SwarmConfig&)> swarm;
   /// Receives every trace line (replaying one seed).
   std::function<void(std::string_view)> trace;
 };
 
 struct Counterexample {
   std::uint64_t seed = 0;
-  sim::SwarmConfig swarm;
-  sim::Violation violation;
+  SwarmConfig swarm;
+  Violation violation;
   /// The whole failure report (seed, swarm, violation, how to replay).
   std::string report;
 };
@@ -54,22 +58,22 @@ struct VerifyResult {
   std::uint64_t seeds_run = 0;
   std::optional<Counterexample> counterexample;
   /// Query outcomes and storage over every run (for "X% of queries fail").
-  sim::SweepSummary summary;
+  SweepSummary summary;
   bool ok() const noexcept { return !counterexample.has_value(); }
 };
 
 template <CleaningPolicy P>
 VerifyResult verify(const P& policy, const VerifyOptions& options = {}) {
   VerifyResult out;
-  const sim::any_policy erased(policy, "user policy " + std::string(policy.name()));
+  const any_policy erased(policy, "user policy " + std::string(policy.name()));
   for (std::uint64_t seed = options.first_seed; seed < options.first_seed + options.seeds; ++seed) {
-    sim::RunOptions ro;
+    RunOptions ro;
     ro.seed = seed;
     ro.custom_policy = erased;
     ro.adjust_swarm = options.swarm;
     ro.max_events = options.max_events;
     ro.trace_sink = options.trace;
-    auto r = sim::run_seed(ro);
+    auto r = run_seed(ro);
     if (!r.ok()) continue;  // only a bad --policy fails here, and there is none
     ++out.seeds_run;
     out.summary.add(*r);
@@ -78,8 +82,8 @@ VerifyResult verify(const P& policy, const VerifyOptions& options = {}) {
       c.seed = seed;
       c.swarm = r->swarm;
       c.violation = r->violations.front();
-      c.report = sim::format_failure(
-          *r, fmt::format("lakegc::verify(policy, options) with options.first_seed = {}, options.seeds = 1 and "
+      c.report = format_failure(
+          *r, fmt::format("lakegc::sim::verify(policy, options) with options.first_seed = {}, options.seeds = 1 and "
                           "options.trace set",
                           seed));
       out.counterexample = std::move(c);
@@ -89,4 +93,4 @@ VerifyResult verify(const P& policy, const VerifyOptions& options = {}) {
   return out;
 }
 
-}  // namespace lakegc
+}  // namespace lakegc::sim

@@ -1,6 +1,6 @@
 // File: lakegc/sim/violation.hpp
 // -----------------------------------------------------------------------------
-// The invariants (ARCHITECTURE.md, "Simulator") and what a broken one
+// The invariants (sim/README.md, "Invariants") and what a broken one
 // reports: which invariant, when, which actor, which file and instant.
 #pragma once
 

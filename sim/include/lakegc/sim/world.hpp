@@ -165,7 +165,7 @@ class World {
 
     if (failed()) return;
     check_promise_now(table, cleaner.current_promise(), 16);
-    check_latest_and_savepoints();
+    check_latest_and_savepoints(table);
     if (!failed() && cleaner.last_decision()) check_convergence(table, *cleaner.last_decision());
   }
 
@@ -179,31 +179,6 @@ class World {
   Archiver archiver;
   Sweeper sweeper;
   FaultInjector faults;
-
- private:
-  void check_latest_and_savepoints() {
-    auto md = table.load();
-    if (!md.ok()) return;
-    const FileMap present = table.data_files();
-    const auto commits = md->timeline.completed_commits();
-    bool error = false;
-    if (!commits.empty()) {
-      const InstantTime latest = commits.back()->requested;
-      if (auto f = detail::first_missing(table, *md, latest, present, &error); !f.empty()) {
-        table.violation(Invariant::I4_no_loss, "checker", f, latest, "the latest snapshot is not fully readable");
-        return;
-      }
-      if (!check_latest_exact(table, "checker")) return;
-    }
-    for (const auto& [sp, paths] : table.oracle.savepoints()) {
-      for (const std::string& f : paths) {
-        if (!present.contains(f)) {
-          table.violation(Invariant::I5_savepoints, "checker", f, sp, "a savepointed file is missing");
-          return;
-        }
-      }
-    }
-  }
 };
 
 }  // namespace lakegc::sim

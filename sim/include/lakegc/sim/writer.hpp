@@ -304,7 +304,7 @@ class Writers {
     t_.oracle.bump();
     std::uint64_t removed_bytes = 0;
     const FileMap removed =
-        record_removed(t_, before, after, Deletion{InstantTime(), kNoPromise, t_.elapsed(), false, true}, &removed_bytes);
+        record_removed(t_, before, after, Deletion{InstantTime(), kNoPromise, t_.elapsed(), Deleter::rollback}, &removed_bytes);
     for (const RollbackAction& a : plan.rollbacks) {
       t_.event("rollback", "{}: rolling back {} ({} file(s) by markers, {} kept)", a.reason, a.instant,
                a.files.size(), a.kept_files.size());
