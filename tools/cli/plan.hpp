@@ -40,17 +40,6 @@
 
 namespace lakegc::cli {
 
-// Why a slice that the plan keeps stays. Wording is part of the JSON.
-inline constexpr std::string_view kLatestSlice = "latest slice";
-inline constexpr std::string_view kInsideWindow = "inside the retention window";
-inline constexpr std::string_view kNewestBeforeBoundary = "newest slice before the boundary";
-inline constexpr std::string_view kSavepoint = "savepoint";
-inline constexpr std::string_view kPendingCompaction = "pending compaction";
-inline constexpr std::string_view kNoBoundary = "no earliest commit to retain yet";
-inline constexpr std::string_view kNotInScope = "partition not in this incremental clean's scope";
-inline constexpr std::string_view kReplacedNotYet = "replaced group, replacecommit not before the boundary";
-inline constexpr std::string_view kLeased = "read by a leased snapshot";
-
 struct PlanReport {
   std::string path;
   std::string policy;  ///< e.g. "KEEP_LATEST_COMMITS (10 commits retained)"
@@ -80,84 +69,6 @@ inline std::string describe(const config::runtime_cleaning_policy& p) {
       },
       p.rule());
 }
-
-namespace detail {
-
-// Why each kept slice stays, mirroring plan_partition's rules (the plan is
-// the planner's; this only explains it).
-inline std::map<InstantTime, std::set<std::string>> explain_retained(const TableView& v, const CleanPlan& plan,
-                                                                     const CleanScope& scope, const CleanDecision& d,
-                                                                     const CleanContext& ctx) {
-  std::map<InstantTime, std::set<std::string>> out;
-  const Retention& r = d.retention;
-  const bool boundary = r.has_boundary;
-  for (std::uint32_t pi = 0; pi < v.partitions().size(); ++pi) {
-    const Partition& part = v.partitions()[pi];
-    const bool scanned = std::binary_search(scope.partitions.begin(), scope.partitions.end(), pi);
-    std::set<std::string_view> deleted;
-    if (auto it = plan.files_per_partition.find(part.path); it != plan.files_per_partition.end()) {
-      for (const auto& f : it->second) deleted.insert(f.name);
-    }
-    for (const FileGroup& g : v.groups_of(part)) {
-      const auto slices = v.slices_of(g);
-      std::size_t keep_boundary = slices.size();
-      if (boundary && r.ectr) {
-        for (std::size_t i = 0; i < slices.size(); ++i) {
-          if (slices[i].base_instant < *r.ectr) {
-            keep_boundary = i;
-            break;
-          }
-        }
-      }
-      const bool pending = d.guards.pending_table_services && g.pending_compaction_base.has_value();
-      std::uint32_t k = r.versions.value_or(0);
-      if (pending && k > 0) --k;
-      std::uint32_t seen = 0;
-      for (std::size_t i = 0; i < slices.size(); ++i) {
-        const FileSlice& s = slices[i];
-        const bool compacting = pending && s.base_instant >= *g.pending_compaction_base;
-        const bool within_versions = r.versions && !compacting && seen++ < k;
-        const std::string_view first = s.base_file != kNoFile ? v.file_name(s.base_file)
-                                       : s.log_count          ? v.file_name(v.logs_of(s)[0])
-                                                              : std::string_view();
-        if (!first.empty() && deleted.contains(first)) continue;
-        std::set<std::string> why;
-        if (!scanned) {
-          why.emplace(scope.kind == ScanKind::none ? kNoBoundary : kNotInScope);
-        } else {
-          if (d.guards.savepoints && lakegc::detail::slice_savepointed(v, s)) why.emplace(kSavepoint);
-          if (compacting) why.emplace(kPendingCompaction);
-          if (d.guards.reader_leases) {
-            for (const InstantTime& lease : ctx.leases) {
-              if (lakegc::detail::slice_read_at(slices, lease) == static_cast<std::ptrdiff_t>(i)) why.emplace(kLeased);
-            }
-          }
-          if (g.replaced_by) {
-            if (boundary && !r.versions && (!r.ectr || !(*g.replaced_by < *r.ectr))) why.emplace(kReplacedNotYet);
-          } else {
-            if (i == 0) why.emplace(kLatestSlice);
-            if (boundary) {
-              if (!r.ectr) {
-                why.emplace(kNoBoundary);
-              } else if (s.base_instant >= *r.ectr) {
-                why.emplace(kInsideWindow);
-              } else if (i == keep_boundary) {
-                why.emplace(kNewestBeforeBoundary);
-              }
-            }
-            if (within_versions)
-              why.insert(fmt::format("within the newest {} version{}", *r.versions, *r.versions == 1 ? "" : "s"));
-          }
-        }
-        if (why.empty()) why.emplace("kept by a guard");
-        out[s.base_instant].insert(why.begin(), why.end());
-      }
-    }
-  }
-  return out;
-}
-
-}  // namespace detail
 
 /// Reads a Java properties file (a user's Spark or Hudi config).
 inline StatusOr<config::Properties> read_properties_file(const std::string& path) {
@@ -194,8 +105,14 @@ inline StatusOr<PlanReport> plan_clean_report(Table& table, const config::Proper
   LAKEGC_ASSIGN_OR_RETURN(TableView view, list_view(table, md, show_progress));
   CleanContext ctx;
   ctx.now_ms = now_ms;
-  LAKEGC_ASSIGN_OR_RETURN(r.plan, plan_clean(view, md, policy, ctx, &r.scope));
-  r.retained = detail::explain_retained(view, r.plan, r.scope, decide_clean(md, policy, ctx), ctx);
+  // Why each kept slice stays: the planner's own verdicts.
+  const auto versions = decide_clean(md, policy, ctx).retention.versions;
+  const VerdictSink why = [&](const SliceVerdict& sv) {
+    if (sv.deleted) return;
+    auto& reasons = r.retained[sv.slice->base_instant];
+    for (std::string& name : keep_reason_names(sv.kept, versions)) reasons.insert(std::move(name));
+  };
+  LAKEGC_ASSIGN_OR_RETURN(r.plan, plan_clean(view, md, policy, ctx, &r.scope, &why));
   return r;
 }
 

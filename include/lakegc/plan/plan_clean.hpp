@@ -37,6 +37,7 @@
 
 #include "lakegc/plan/clean_plan.hpp"
 #include "lakegc/plan/clean_scope.hpp"
+#include "lakegc/plan/clean_verdict.hpp"
 #include "lakegc/plan/listing_check.hpp"
 #include "lakegc/policy/cleaning.hpp"
 
@@ -146,11 +147,44 @@ inline void emit_group(const TableView& v, std::span<const FileSlice> slices, co
   }
 }
 
+// The KeepReason bits of a set of guards (kGuard* bits).
+inline std::uint32_t keep_reasons_of(unsigned guards) {
+  std::uint32_t out = 0;
+  if (guards & kGuardSavepoint) out |= kKeepSavepoint;
+  if (guards & kGuardPendingCompaction) out |= kKeepPendingCompaction;
+  if (guards & kGuardLease) out |= kKeepLeased;
+  if (guards & kGuardUser) out |= kKeepUserGuard;
+  if (guards & kGuardPendingWrite) out |= kKeepPendingWrite;
+  return out;
+}
+
+// Hands one verdict per slice of a group to `sink` (deleted[i], why[i],
+// keep[i] as plan_partition decided them).
+inline void report_group(const TableView& v, const Partition& part, const FileGroup& g,
+                         const std::vector<std::uint8_t>& deleted, const std::vector<DeleteReason>& why,
+                         const std::vector<std::uint32_t>& keep, const VerdictSink& sink) {
+  const auto slices = v.slices_of(g);
+  bool all_newer_deleted = true;
+  for (std::size_t i = 0; i < slices.size(); ++i) {
+    all_newer_deleted = all_newer_deleted && deleted[i];
+    SliceVerdict verdict{&part, &g, &slices[i], std::nullopt, 0, 0};
+    if (deleted[i]) {
+      verdict.deleted = why[i];
+      if (!all_newer_deleted) {
+        for (auto f : v.logs_of(slices[i])) verdict.uncertain_logs_kept += v.completion_unknown(f) ? 1 : 0;
+      }
+    } else {
+      verdict.kept = keep[i];
+    }
+    sink(verdict);
+  }
+}
+
 }  // namespace detail
 
 template <CleaningPolicy P>
 PartitionPlan plan_partition(const TableView& v, const Partition& part, const CleanDecision& d, const P& policy,
-                             const CleanContext& ctx, bool table_partitioned) {
+                             const CleanContext& ctx, bool table_partitioned, const VerdictSink* sink = nullptr) {
   PartitionPlan out;
   const Retention& r = d.retention;
   const bool boundary = r.has_boundary;
@@ -161,6 +195,7 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
   std::vector<std::uint8_t> del_v;
   std::vector<std::uint8_t> deleted;
   std::vector<DeleteReason> why;
+  std::vector<std::uint32_t> keep;  // KeepReason bits per slice, with a sink only
   bool replaced_fully_deleted = true;
   bool any_live = false;
 
@@ -192,8 +227,13 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
       const bool by_boundary = boundary && r.ectr && *g.replaced_by < *r.ectr;
       const bool eligible = boundary && versions ? (r.keep_if_either ? by_boundary : true) : (boundary ? by_boundary : true);
       why.assign(slices.size(), DeleteReason::replaced_group);
+      if (sink != nullptr) keep.assign(slices.size(), 0);
       for (std::size_t i = 0; i < slices.size(); ++i) {
         const unsigned by = eligible ? guarded_by(g, slices, i) : kNotGuarded;
+        if (sink != nullptr) {
+          if (!eligible) keep[i] |= kKeepReplacedNotYet;
+          keep[i] |= detail::keep_reasons_of(eligible ? by : guarded_by(g, slices, i));
+        }
         if (by & kGuardLease) out.lease_vetoed = true;
         if (eligible && by == kNotGuarded) {
           deleted[i] = 1;
@@ -206,6 +246,7 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
         }
       }
       detail::emit_group(v, slices, deleted, why, out.files);
+      if (sink != nullptr) detail::report_group(v, part, g, deleted, why, keep, *sink);
       continue;
     }
     any_live = true;
@@ -234,6 +275,27 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
         if (seen++ >= k) del_v[i] = 1;
       }
     }
+    if (sink != nullptr) {
+      // Why each slice would stay by the rules alone (guards are added below).
+      keep.assign(slices.size(), 0);
+      std::size_t keep_boundary = slices.size();
+      for (std::size_t i = 0; boundary && r.ectr && i < slices.size(); ++i) {
+        if (slices[i].base_instant < *r.ectr) {
+          keep_boundary = i;
+          break;
+        }
+      }
+      const bool compacting = d.guards.pending_table_services && g.pending_compaction_base.has_value();
+      for (std::size_t i = 0; i < slices.size(); ++i) {
+        if (i == 0) keep[i] |= kKeepLatest;
+        if (boundary && !r.ectr) keep[i] |= kKeepNoBoundary;
+        if (boundary && r.ectr && slices[i].base_instant >= *r.ectr) keep[i] |= kKeepInsideWindow;
+        if (boundary && r.ectr && i == keep_boundary && r.keep_newest_before_boundary) keep[i] |= kKeepNewestBeforeBoundary;
+        const bool in_compaction = compacting && slices[i].base_instant >= *g.pending_compaction_base;
+        if (versions && !del_v[i] && !in_compaction) keep[i] |= kKeepWithinVersions;
+        keep[i] |= detail::keep_reasons_of(guarded_by(g, slices, i));
+      }
+    }
     for (std::size_t i = 0; i < slices.size(); ++i) {
       bool d_i;
       if (boundary && versions) {
@@ -252,6 +314,7 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
                                      : DeleteReason::beyond_versions;
     }
     detail::emit_group(v, slices, deleted, why, out.files);
+    if (sink != nullptr) detail::report_group(v, part, g, deleted, why, keep, *sink);
   }
   std::sort(out.files.begin(), out.files.end(),
             [](const PlannedDelete& a, const PlannedDelete& b) { return a.name < b.name; });
@@ -290,7 +353,7 @@ inline CleanPlan plan_header(const TableMetadata& md, const CleanDecision& d) {
 /// regex); an empty plan is a normal answer.
 template <CleaningPolicy P>
 StatusOr<CleanPlan> plan_clean(const TableView& v, const TableMetadata& md, const P& policy, const CleanContext& ctx,
-                               CleanScope* scope_out = nullptr) {
+                               CleanScope* scope_out = nullptr, const VerdictSink* verdicts = nullptr) {
   CleanDecision d = decide_clean(md, policy, ctx);
   CleanPlan plan;
   CleanScope scope;
@@ -326,6 +389,27 @@ StatusOr<CleanPlan> plan_clean(const TableView& v, const TableMetadata& md, cons
     if (!d.retention.clamp_to_guarded_replaces) break;  // only the simulator's canary turns this off
     if (!guarded_replace || !d.retention.has_boundary || !ectr || !(*guarded_replace < *ectr)) break;
     d.retention.ectr = guarded_replace;
+  }
+  if (verdicts != nullptr) {
+    // The verdicts of the final pass: scanned partitions planned again with
+    // the sink (plan_partition is pure, so the plan is the same), the
+    // others with why they were not looked at.
+    std::set<std::string> skipped;
+    for (const ListingGap& g : plan.skipped_partitions) skipped.insert(g.partition);
+    for (std::uint32_t pi = 0; pi < v.partitions().size(); ++pi) {
+      const Partition& part = v.partitions()[pi];
+      const bool scanned = std::binary_search(scope.partitions.begin(), scope.partitions.end(), pi);
+      if (scanned && !skipped.contains(part.path)) {
+        (void)plan_partition(v, part, d, policy, ctx, md.partitioned, verdicts);
+        continue;
+      }
+      const std::uint32_t why = skipped.contains(part.path)     ? kKeepListingGap
+                                : scope.kind == ScanKind::none ? kKeepNoBoundary
+                                                               : kKeepNotInScope;
+      for (const FileGroup& g : v.groups_of(part)) {
+        for (const FileSlice& s : v.slices_of(g)) (*verdicts)(SliceVerdict{&part, &g, &s, std::nullopt, why, 0});
+      }
+    }
   }
   if (!lease_vetoed.empty()) plan.extra_metadata[std::string(kLeaseVetoedPartitionsKey)] = absl::StrJoin(lease_vetoed, "\n");
   if (!plan.skipped_partitions.empty()) {

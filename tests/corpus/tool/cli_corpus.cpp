@@ -108,15 +108,21 @@ TEST_CASE("--props reads a user's Spark config verbatim; --conf wins over it") {
   CHECK(missing.err.find("nope.conf") != std::string::npos);
 }
 
-TEST_CASE("clean refuses to execute on a real table (exit 1) and --dry-run prints the plan") {
-  const auto refused = run_tool({"clean", trips(), "--conf", "hoodie.clean.commits.retained=1"});
-  CHECK(refused.code == 1);
-  CHECK(refused.err.find("later release") != std::string::npos);
-  // Nothing was deleted.
-  const auto after = run_tool({"plan", "clean", trips(), "--conf", "hoodie.clean.commits.retained=1", "--json"});
-  const auto dry = run_tool({"clean", trips(), "--dry-run", "--conf", "hoodie.clean.commits.retained=1", "--json"});
+TEST_CASE("clean without --execute is a dry run: it prints the plan clean prints and deletes nothing") {
+  const std::vector<std::string> conf{"--conf", "hoodie.clean.commits.retained=1", "--json"};
+  auto with = [&](std::vector<std::string> head) {
+    head.insert(head.end(), conf.begin(), conf.end());
+    return run_tool(head);
+  };
+  const auto before = with({"plan", "clean", trips()});
+  const auto plain = with({"clean", trips()});
+  const auto dry = with({"clean", trips(), "--dry-run"});
+  CHECK(plain.code == 0);
   CHECK(dry.code == 0);
-  CHECK(dry.out == after.out);
+  CHECK(plain.out == before.out);
+  CHECK(dry.out == before.out);
+  // Nothing was deleted: the plan is the same afterwards.
+  CHECK(with({"plan", "clean", trips()}).out == before.out);
   const auto not_a_table = run_tool({"clean", "/nonexistent/table"});
   CHECK(not_a_table.code == 2);
 }
