@@ -1,7 +1,7 @@
 // File: lakegc/hudi/in_flight.hpp
 // -----------------------------------------------------------------------------
-// What a Hudi table says about writes in flight (hudi-semantics.md section
-// 12), read from storage:
+// What a Hudi table says about writes in flight (docs/hudi-rules.md
+// §11), read from storage:
 //
 // * heartbeats: `.hoodie/.heartbeat/<instant>`, an empty file whose
 //   modification time is the writer's last beat (LAZY rollback expires a

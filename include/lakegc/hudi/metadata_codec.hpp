@@ -3,7 +3,7 @@
 // Decoders from the bytes of a Hudi timeline file to the structs of
 // lakegc/hudi/metadata.hpp.
 //
-// Encodings (hudi-layout.md §5): layout-1 (table version <= 6) commit,
+// Encodings (docs/hudi-formats.md, "Instant files"): layout-1 (table version <= 6) commit,
 // deltacommit and replacecommit files and their in-flight files are JSON;
 // every other timeline file, and from table version 8 on every file, is an
 // Avro object container. Empty (0-byte) files are common for requested and
@@ -54,7 +54,7 @@ enum class encoding {
   unknown,  ///< anything else: every decoder rejects it
 };
 
-/// Tells the encoding from the first bytes (hudi-layout.md §5).
+/// Tells the encoding from the first bytes (docs/hudi-formats.md, "Instant files").
 inline encoding detect_encoding(std::string_view bytes) noexcept {
   if (bytes.empty()) return encoding::empty;
   if (avro::is_object_container(bytes)) return encoding::avro;
@@ -280,7 +280,7 @@ inline std::string file_name_of(std::string_view path) {
 }
 
 /// HoodieCommitMetadata / HoodieReplaceCommitMetadata from either encoding
-/// (the JSON field names are the Avro ones, hudi-layout.md §5.1).
+/// (the JSON field names are the Avro ones, docs/hudi-formats.md, "Instant files").
 template <class Node>
 Status decode_commit_node(const Node& root, CommitMetadata& out) {
   if (!root.is_record()) return shape_error("top level", "object", root.kind_name());

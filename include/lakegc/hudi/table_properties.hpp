@@ -1,7 +1,7 @@
 // File: lakegc/hudi/table_properties.hpp
 // -----------------------------------------------------------------------------
 // The facts of `.hoodie/hoodie.properties` that a reader or cleaner needs
-// (hudi-layout.md section 6): table type and version, timeline layout and
+// (docs/hudi-formats.md, "hoodie.properties"): table type and version, timeline layout and
 // folder, the timezone instant times are written in, partition fields,
 // hive-style partitioning, the metadata table's partitions and the base
 // file format.

@@ -1,7 +1,7 @@
 // File: lakegc/hudi/timeline_file_name.hpp
 // -----------------------------------------------------------------------------
 // Names of Hudi timeline files and how a set of them becomes instants
-// (hudi-layout.md section 4):
+// (docs/hudi-rules.md §2):
 //
 //   completed, layout 1 : <ts>.<action>
 //   completed, layout 2 : <requested>_<completion>.<action>  (no "_" = legacy)

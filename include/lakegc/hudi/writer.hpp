@@ -4,8 +4,8 @@
 // (table version 6, what Hudi 0.14/0.15 writes) through any Storage, for the
 // demo and for tests that need a table on disk without Spark.
 //
-// What it writes is what Hudi's readers look for (hudi-layout.md sections 2
-// to 6):
+// What it writes is what Hudi's readers look for (docs/hudi-rules.md §1-§2,
+// docs/hudi-formats.md "Instant files"):
 //   .hoodie/hoodie.properties                 table config, with the checksum
 //                                             Hudi verifies (CRC32 of "<db>.<name>")
 //   <partition>/.hoodie_partition_metadata    commitTime, partitionDepth

@@ -192,7 +192,7 @@ TEST_CASE("clean metadata: encode then decode gives the input back") {
                                                                   "isPartitionDeleted"});
 }
 
-TEST_CASE("clean metadata of a clean that deleted nothing (the 0.x shape of hudi-layout.md §5.2 f)") {
+TEST_CASE("clean metadata of a clean that deleted nothing (the 0.x shape of Hudi 0.x)") {
   CleanMetadata in;
   in.start_clean_time = "20200101000000";
   in.time_taken_ms = -1;

@@ -1,6 +1,6 @@
 // Layout-1 (table version <= 6) commit metadata is JSON written by Jackson:
 // decode_commit_metadata on hand-written documents shaped like the real files
-// of hudi-layout.md §5.2, plus the edge cases Hudi itself accepts.
+// of docs/hudi-formats.md ("Instant files"), plus the edge cases Hudi itself accepts.
 #include <doctest/doctest.h>
 
 #include <string>
