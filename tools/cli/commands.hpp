@@ -26,6 +26,7 @@
 #include "inspect.hpp"
 #include "orphans.hpp"
 #include "plan.hpp"
+#include "plan_ttl.hpp"
 
 namespace lakegc::cli {
 
@@ -38,6 +39,8 @@ commands:
                        with their slices (replaced groups marked)
   plan clean TABLE     the clean plan under a cleaning policy, with the reason each
                        file may go and why each retained instant stays (dry run)
+  plan ttl TABLE       the partitions Hudi's partition TTL would delete, with each
+                       one's age, and why the others stay (dry run)
   clean TABLE          clean as Hudi's cleaner would (dry run unless --execute),
                        under the table lock
   orphans TABLE        files no table state ever referenced (dry run unless
@@ -66,10 +69,11 @@ options:
 exit codes: 0 success, 2 bad usage or bad input
 )";
 
-inline constexpr std::string_view kPlanHelp = R"(usage: lakegc plan clean TABLE [options]
+inline constexpr std::string_view kPlanHelp = R"(usage: lakegc plan clean|ttl TABLE [options]
 
 subcommands:
   clean   the clean plan under a cleaning policy (`lakegc plan clean --help`)
+  ttl     the partitions partition TTL would delete (`lakegc plan ttl --help`)
 )";
 
 inline constexpr std::string_view kPlanCleanHelp =
@@ -197,6 +201,31 @@ inline int run_plan(std::string_view command, const ParsedArgs& a) {
   return exit_ok;
 }
 
+// plan ttl: settings checked before the table is opened, as for plan clean.
+inline int run_plan_ttl(const ParsedArgs& a) {
+  constexpr std::string_view command = "plan ttl";
+  if (a.positional.size() != 1) return usage_error(command, "expected exactly one TABLE");
+  auto props = gather_properties(a);
+  if (!props.ok()) {
+    const bool usage = message_of(props.status()).starts_with("--conf");
+    return usage ? usage_error(command, message_of(props.status())) : input_error(props.status());
+  }
+  if (auto settings = config::ttl_from_properties(*props); !settings.ok()) return input_error(settings.status());
+  std::optional<InstantTime> now;
+  if (const std::string* t = a.last("--now")) {
+    auto instant = InstantTime::parse(*t);
+    if (!instant.ok()) return usage_error(command, fmt::format("--now: {}", message_of(instant.status())));
+    now = *instant;
+  }
+  auto table = open_table(a.positional[0]);
+  if (!table.ok()) return input_error(table.status());
+  if (!now) now = InstantTime::from_epoch_ms(wall_clock_ms(), (*table)->metadata.timezone);
+  auto report = plan_ttl_report(**table, *props, *now, listing_progress::wanted());
+  if (!report.ok()) return input_error(report.status());
+  print_out(a.flag("--json") ? ttl_json(*report) : ttl_text(*report));
+  return exit_ok;
+}
+
 }  // namespace detail
 
 inline int run_inspect(std::span<const std::string> args) {
@@ -230,8 +259,17 @@ inline int run_plan_command(std::span<const std::string> args) {
     detail::print_out(std::string(kPlanHelp));
     return exit_ok;
   }
+  if (args[0] == "ttl") {
+    auto a = parse_args(args.subspan(1), {"--json"}, {"--conf", "--props", "--now"});
+    if (!a.ok()) return detail::usage_error("plan ttl", message_of(a.status()));
+    if (a->help) {
+      detail::print_out(std::string(kPlanTtlHelp));
+      return exit_ok;
+    }
+    return detail::run_plan_ttl(*a);
+  }
   if (args[0] != "clean")
-    return detail::usage_error("plan", fmt::format("unknown plan '{}' (expected: clean)", args[0]));
+    return detail::usage_error("plan", fmt::format("unknown plan '{}' (expected: clean or ttl)", args[0]));
   auto a = parse_args(args.subspan(1), {"--json"}, {"--conf", "--props", "--now"});
   if (!a.ok()) return detail::usage_error("plan clean", message_of(a.status()));
   if (a->help) {
