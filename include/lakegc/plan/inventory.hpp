@@ -68,6 +68,17 @@ inline SplitUri split_uri(std::string_view uri, const InventoryOptions& o) {
   return out;
 }
 
+/// True when the relative path `rel` has an empty, "." or ".." segment.
+inline bool has_dot_or_empty_segment(std::string_view rel) {
+  while (true) {
+    const auto slash = rel.find('/');
+    const std::string_view seg = rel.substr(0, slash);
+    if (seg.empty() || seg == "." || seg == "..") return true;
+    if (slash == std::string_view::npos) return false;
+    rel.remove_prefix(slash + 1);
+  }
+}
+
 // Modification time: epoch milliseconds, or ISO 8601 / RFC 3339.
 inline StatusOr<std::int64_t> parse_mtime(std::string_view s) {
   std::int64_t ms = 0;
@@ -95,8 +106,14 @@ class InventoryMatcher {
   StatusOr<std::optional<std::string>> relative(std::string_view uri) const {
     const detail::SplitUri u = detail::split_uri(uri, options_);
     const bool same_store = u.scheme == root_.scheme && u.authority == root_.authority;
+    // A path whose rest has an empty, "." or ".." segment
+    // (".../t//f.parquet", ".../t/../x") is no file of the table: handed on,
+    // it read as an absolute path or one outside the location (found by the
+    // inventory fuzz target), so it counts as not under the location.
     const bool under = u.path.size() > root_.path.size() + 1 && u.path.starts_with(root_.path) &&
-                       (root_.path == "/" || u.path[root_.path.size()] == '/');
+                       (root_.path == "/" || u.path[root_.path.size()] == '/') &&
+                       !detail::has_dot_or_empty_segment(
+                           std::string_view(u.path).substr(root_.path == "/" ? 1 : root_.path.size() + 1));
     if (!under) {
       if (options_.prefix_mismatch == PrefixMismatchMode::error) {
         return absl::InvalidArgumentError(fmt::format("inventory path '{}' is not under the table location", uri));

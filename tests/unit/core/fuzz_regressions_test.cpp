@@ -1,0 +1,66 @@
+// Regression tests for what the parser fuzz targets (fuzz/targets/) found:
+// each input crashed lakegc before its fix and must now be an error.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "lakegc/plan/inventory.hpp"
+#include "lakegc/policy/config.hpp"
+
+using namespace lakegc;
+
+namespace {
+
+StatusOr<config::runtime_cleaning_policy> policy_with_regex(const std::string& regex) {
+  const std::string text =
+      "hoodie.cleaner.policy=KEEP_LATEST_COMMITS\n"
+      "hoodie.clean.incremental.enabled=false\n"
+      "hoodie.clean.partition.filter.regex=" + regex + "\n";
+  auto props = config::parse_properties(text, "fuzz.properties");
+  REQUIRE(props.ok());
+  return config::from_properties(*props);
+}
+
+}  // namespace
+
+TEST_CASE("a partition filter regex nested too deep is an error, not a stack overflow (java_properties target)") {
+  // std::regex's compiler recursed once per level and overflowed the stack.
+  const auto deep = policy_with_regex(std::string(30000, '(') + "a" + std::string(30000, ')'));
+  REQUIRE_FALSE(deep.ok());
+  CHECK(deep.status().code() == absl::StatusCode::kInvalidArgument);
+  const auto nested = policy_with_regex(std::string(40, '(') + "a" + std::string(40, ')'));
+  REQUIRE_FALSE(nested.ok());
+  CHECK(message_of(nested.status()).find("nest groups at most 32 deep") != std::string_view::npos);
+  // A long flat one recursed once per term.
+  const auto long_flat = policy_with_regex(std::string(100000, 'a'));
+  REQUIRE_FALSE(long_flat.ok());
+  CHECK(message_of(long_flat.status()).find("longer than the 1024 allowed") != std::string_view::npos);
+  // Ordinary filters, escaped parentheses included, still pass.
+  CHECK(policy_with_regex("(year=2024|year=2025)/month=(0[1-9]|1[0-2])").ok());
+  // Escaped backslashes do not hide the '(' after them (the properties
+  // parser unescapes first: 40 there are 20 in the regex).
+  CHECK_FALSE(policy_with_regex(std::string(40, '\\') + std::string(40, '(')).ok());
+  CHECK(policy_with_regex("dt=\\\\(\\\\(.*").ok());  // the regex dt=\(\(.*
+}
+
+TEST_CASE("an inventory path with an empty, '.' or '..' segment is not under the table (inventory target)") {
+  // ".../t//pf.parquet" was handed to the sweep as "/pf.parquet", an
+  // absolute path; ".../t/../x" as "../x", outside the table.
+  for (const char* uri : {"s3://bucket/warehouse/t//pf.parquet", "s3://bucket/warehouse/t/p/../../x.parquet",
+                          "s3://bucket/warehouse/t/./f.parquet", "/warehouse/t/../u/f.parquet",
+                          "s3://bucket/warehouse/t/p//f.parquet"}) {
+    CAPTURE(uri);
+    const std::string location = std::string_view(uri).starts_with("/") ? "/warehouse/t" : "s3://bucket/warehouse/t";
+    const InventoryMatcher strict(location, InventoryOptions{});
+    CHECK_FALSE(strict.relative(uri).ok());
+    InventoryOptions ignore;
+    ignore.prefix_mismatch = PrefixMismatchMode::ignore;
+    const auto skipped = InventoryMatcher(location, ignore).relative(uri);
+    REQUIRE(skipped.ok());
+    CHECK_FALSE(skipped->has_value());
+  }
+  const InventoryMatcher m("s3://bucket/warehouse/t", InventoryOptions{});
+  const auto ok = m.relative("s3a://bucket/warehouse/t/p=1/..f.parquet");
+  REQUIRE(ok.ok());
+  CHECK(**ok == "p=1/..f.parquet");
+}
