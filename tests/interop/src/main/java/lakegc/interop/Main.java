@@ -27,6 +27,7 @@ public final class Main {
       "  plan-clean DIR [--conf K=V ...] [--now T]",
       "  plan-ttl DIR [--conf K=V ...] [--now T]",
       "  plan-archive DIR [--conf K=V ...]",
+      "  bench-clean DIR [--conf K=V ...] [--now T] [--repeat N]   plan-clean in place, timed (benchmark)",
       "  baseline DIR",
       "  verify DIR --baseline FILE [--promised T1,T2,...]",
       "  continue DIR --commits N",
@@ -106,6 +107,8 @@ public final class Main {
         return View.run(new Args(cmd, rest, Set.of("--as-of", "--listing"), Set.of()));
       case "plan-clean":
         return Plans.clean(new Args(cmd, rest, Set.of("--conf", "--now"), Set.of()));
+      case "bench-clean":
+        return Bench.clean(new Args(cmd, rest, Set.of("--conf", "--now", "--repeat"), Set.of()));
       case "plan-ttl":
         return Plans.ttl(new Args(cmd, rest, Set.of("--conf", "--now"), Set.of()));
       case "plan-archive":
