@@ -26,6 +26,7 @@
 #include "inspect.hpp"
 #include "orphans.hpp"
 #include "plan.hpp"
+#include "plan_archive.hpp"
 #include "plan_ttl.hpp"
 
 namespace lakegc::cli {
@@ -41,6 +42,8 @@ commands:
                        file may go and why each retained instant stays (dry run)
   plan ttl TABLE       the partitions Hudi's partition TTL would delete, with each
                        one's age, and why the others stay (dry run)
+  plan archive TABLE   the instants Hudi's timeline archiver would archive, and
+                       why the others stay (dry run)
   clean TABLE          clean as Hudi's cleaner would (dry run unless --execute),
                        under the table lock
   orphans TABLE        files no table state ever referenced (dry run unless
@@ -69,11 +72,12 @@ options:
 exit codes: 0 success, 2 bad usage or bad input
 )";
 
-inline constexpr std::string_view kPlanHelp = R"(usage: lakegc plan clean|ttl TABLE [options]
+inline constexpr std::string_view kPlanHelp = R"(usage: lakegc plan clean|ttl|archive TABLE [options]
 
 subcommands:
   clean   the clean plan under a cleaning policy (`lakegc plan clean --help`)
   ttl     the partitions partition TTL would delete (`lakegc plan ttl --help`)
+  archive the instants timeline archival would archive (`lakegc plan archive --help`)
 )";
 
 inline constexpr std::string_view kPlanCleanHelp =
@@ -226,6 +230,24 @@ inline int run_plan_ttl(const ParsedArgs& a) {
   return exit_ok;
 }
 
+// plan archive: settings checked before the table is opened, as for plan clean.
+inline int run_plan_archive(const ParsedArgs& a) {
+  constexpr std::string_view command = "plan archive";
+  if (a.positional.size() != 1) return usage_error(command, "expected exactly one TABLE");
+  auto props = gather_properties(a);
+  if (!props.ok()) {
+    const bool usage = message_of(props.status()).starts_with("--conf");
+    return usage ? usage_error(command, message_of(props.status())) : input_error(props.status());
+  }
+  if (auto settings = config::archive_from_properties(*props); !settings.ok()) return input_error(settings.status());
+  auto table = open_table(a.positional[0]);
+  if (!table.ok()) return input_error(table.status());
+  auto report = plan_archive_report(**table, *props, listing_progress::wanted());
+  if (!report.ok()) return input_error(report.status());
+  print_out(a.flag("--json") ? archive_json(*report) : archive_text(*report));
+  return exit_ok;
+}
+
 }  // namespace detail
 
 inline int run_inspect(std::span<const std::string> args) {
@@ -268,8 +290,17 @@ inline int run_plan_command(std::span<const std::string> args) {
     }
     return detail::run_plan_ttl(*a);
   }
+  if (args[0] == "archive") {
+    auto a = parse_args(args.subspan(1), {"--json"}, {"--conf", "--props"});
+    if (!a.ok()) return detail::usage_error("plan archive", message_of(a.status()));
+    if (a->help) {
+      detail::print_out(std::string(kPlanArchiveHelp));
+      return exit_ok;
+    }
+    return detail::run_plan_archive(*a);
+  }
   if (args[0] != "clean")
-    return detail::usage_error("plan", fmt::format("unknown plan '{}' (expected: clean or ttl)", args[0]));
+    return detail::usage_error("plan", fmt::format("unknown plan '{}' (expected: clean, ttl or archive)", args[0]));
   auto a = parse_args(args.subspan(1), {"--json"}, {"--conf", "--props", "--now"});
   if (!a.ok()) return detail::usage_error("plan clean", message_of(a.status()));
   if (a->help) {
