@@ -57,12 +57,32 @@ DEFAULT_MATRIX = [
 ]
 ALL_COMBOS = [(v, t, m) for v in (6, 8, 9) for t in ("COW", "MOR") for m in ("off", "on")]
 
-CHECKS = ("selftest", "view", "clean", "orphans", "readback", "execute")
+CHECKS = ("selftest", "view", "clean", "orphans", "readback", "execute", "archive")
 
 # Settings `lakegc clean --execute` runs under in the execute check.
 EXECUTE_GRID = [
     ["hoodie.clean.policy=KEEP_LATEST_COMMITS", "hoodie.clean.commits.retained=2"],
     ["hoodie.clean.policy=KEEP_LATEST_FILE_VERSIONS", "hoodie.clean.fileversions.retained=1"],
+]
+
+
+# Settings `lakegc plan archive` and `hudi plan-archive` are compared under:
+# keep counts, with the default cleaner (10 retained: Hudi raises keep.min)
+# and with cleaner settings that let archival run on these small tables.
+ARCHIVE_GRID = [
+    ["hoodie.keep.min.commits=2", "hoodie.keep.max.commits=3"],
+    ["hoodie.keep.min.commits=2", "hoodie.keep.max.commits=3", "hoodie.clean.commits.retained=1"],
+    ["hoodie.keep.min.commits=3", "hoodie.keep.max.commits=4", "hoodie.clean.commits.retained=2"],
+    ["hoodie.keep.min.commits=5", "hoodie.keep.max.commits=6", "hoodie.clean.commits.retained=1"],
+    ["hoodie.keep.min.commits=2", "hoodie.keep.max.commits=3", "hoodie.clean.commits.retained=4"],
+    ["hoodie.keep.min.commits=2", "hoodie.keep.max.commits=3", "hoodie.clean.policy=KEEP_LATEST_BY_HOURS",
+     "hoodie.clean.hours.retained=6"],
+    ["hoodie.keep.min.commits=2", "hoodie.keep.max.commits=3", "hoodie.clean.policy=KEEP_LATEST_FILE_VERSIONS",
+     "hoodie.clean.fileversions.retained=1"],
+    ["hoodie.keep.min.commits=2", "hoodie.keep.max.commits=3", "hoodie.clean.commits.retained=1",
+     "hoodie.archive.beyond.savepoint=true"],
+    ["hoodie.keep.min.commits=2", "hoodie.keep.max.commits=3", "hoodie.clean.commits.retained=1",
+     "hoodie.compact.inline.max.delta.commits=2"],
 ]
 
 
@@ -312,6 +332,23 @@ def diff_plans(lake_plan, hudi_result):
     return d
 
 
+def diff_archived(lake, hudi_result):
+    """lakegc plan archive --json vs hudi plan-archive: the archived instants
+    (requested, action, state). An instant only Hudi archives carries the
+    reasons lakegc gives for keeping it, so keeps-more entries can match them."""
+    def key(i):
+        return (i["requested"], i["action"], i["state"])
+    mine = {key(i) for i in lake.get("archived", [])}
+    theirs = {key(i) for i in hudi_result.get("archived", [])}
+    why = {key(k): k.get("reasons", []) for k in lake.get("kept", [])}
+    texts = []
+    for k in sorted(theirs - mine):
+        texts.append("only Hudi archives %s %s (%s) [lakegc keeps: %s]" % (k[0], k[1], k[2], ",".join(why.get(k, [])) or "-"))
+    for k in sorted(mine - theirs):
+        texts.append("only lakegc archives %s %s (%s)" % k)
+    return texts
+
+
 def files_shown(view):
     """Every file name `hudi view` shows in a slice, by partition path."""
     out = set()
@@ -438,7 +475,14 @@ def pred_slices_of_pending_writes(tb, text):
     return bool(named) and all(x in slices for x in named)
 
 
+def pred_archive_commits_kept_for_replaced_files(tb, text):
+    """lakegc's archive plan under the same settings keeps a commit for
+    replaced files still on storage (check_archive records the settings)."""
+    return any(text.endswith(label) for label in tb.get("archive_replaced_labels", ()))
+
+
 PREDICATES = {
+    "archive_commits_kept_for_replaced_files": pred_archive_commits_kept_for_replaced_files,
     "logs_of_pending_writes": pred_logs_of_pending_writes,
     "slices_of_pending_writes": pred_slices_of_pending_writes,
     "logs_not_committed": pred_logs_not_committed,
@@ -703,6 +747,28 @@ class Suite:
                 else:
                     self.diff("clean", tb, [t + label2 for t in diff_plans(lake.get("plan"), h2["result"])], repro2)
 
+    def check_archive(self, hudi, tb):
+        archiving = 0
+        for conf in ARCHIVE_GRID:
+            cargs = list(itertools.chain(*[["--conf", c] for c in conf]))
+            largs = ["plan", "archive", self.ldir(tb), "--json"] + cargs
+            hargs = ["plan-archive", tb["dir"]] + cargs
+            repro = self.repro(tb, [self.o.lakegc] + largs, ["tests/interop/hudi"] + hargs)
+            rc, lake, err = run_lakegc(self.o.lakegc, largs, self.env)
+            h = hudi(*hargs)
+            label = " [%s]" % " ".join(conf)
+            if h["exit"] != 0:
+                self.diff("archive", tb, ["hudi plan-archive failed%s: %s" % (label, h.get("error"))], repro)
+                continue
+            if rc != 0 or lake is None:
+                self.diff("archive", tb, ["lakegc plan archive failed (exit %d)%s: %s" % (rc, label, err)], repro)
+                continue
+            if any("replaced_files_on_storage" in k.get("reasons", []) for k in lake.get("kept", [])):
+                tb.setdefault("archive_replaced_labels", set()).add(label)
+            self.diff("archive", tb, [t + label for t in diff_archived(lake, h["result"])], repro)
+            archiving += 1 if h["result"].get("archived") else 0
+        log("  %s: Hudi archives something under %d of %d settings" % (tb["name"], archiving, len(ARCHIVE_GRID)))
+
     def check_orphans(self, hudi, tb):
         shown = set()
         for v in tb.get("views", []):
@@ -931,6 +997,13 @@ class Suite:
             fails.append("diff_plans misses a trigger Hudi finds met when lakegc says no clean is due")
         if not diff_orphans({"orphans": [{"path": "p/f_0-1-2_2.parquet"}]}, files_shown({"partitions": view})):
             fails.append("diff_orphans misses an orphan that Hudi's view shows")
+        arch = {"archived": [{"requested": "1", "action": "commit", "state": "completed"}]}
+        if diff_archived(arch, arch):
+            fails.append("diff_archived reports a difference between equal plans")
+        for other in ({"archived": []}, {"archived": [dict(arch["archived"][0], action="deltacommit")]},
+                      {"archived": arch["archived"] + [{"requested": "2", "action": "clean", "state": "completed"}]}):
+            if not diff_archived(arch, other) or not diff_archived(other, arch):
+                fails.append("diff_archived misses an altered plan: %s" % json.dumps(other))
         self.counts["selftest"] = [1, 1 if fails else 0]
         for f in fails:
             self.failures.append(("selftest", None, f, []))
@@ -959,7 +1032,7 @@ class Suite:
             self.generate(hudi)
             log("   generated in %.0fs" % (time.time() - t0))
             phases = [("view", self.check_view), ("clean", self.check_clean), ("orphans", self.check_orphans),
-                      ("execute", self.check_execute)]
+                      ("execute", self.check_execute), ("archive", self.check_archive)]
             for name, fn in phases:
                 if name not in checks and not (name == "view" and ({"clean", "orphans", "readback", "execute"} & set(checks))):
                     continue
