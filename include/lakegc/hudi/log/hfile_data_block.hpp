@@ -5,9 +5,19 @@
 // HFileUtils.serializeRecordsToLogBlock. The metadata table writes every
 // log block of its partitions this way. The writer schema is the block's
 // SCHEMA header (the embedded HFile repeats it in its file info).
+//
+// Written (make_hfile_data_block) as Hudi writes one: records sorted by key,
+// each encoded with the writer schema after its key field is set to ""
+// (the key is the HFile row; HFileUtils.serializeRecord), the schema in the
+// file info under "schema", gzip blocks (hfile/write_hfile.hpp).
 #pragma once
 
+#include <algorithm>
+#include <map>
+#include <span>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -15,6 +25,7 @@
 #include "lakegc/core/status.hpp"
 #include "lakegc/hudi/hfile/avro_records.hpp"
 #include "lakegc/hudi/hfile/read_hfile.hpp"
+#include "lakegc/hudi/hfile/write_hfile.hpp"
 #include "lakegc/hudi/log/avro_data_block.hpp"
 #include "lakegc/hudi/log/block.hpp"
 
@@ -31,6 +42,37 @@ inline StatusOr<std::vector<hfile::keyed_record>> decode_hfile_records(const log
   LAKEGC_ASSIGN_OR_RETURN(hfile::hfile_contents contents,
                           hfile::read_hfile(b.content, fmt::format("{} (content at byte {})", where, b.content_offset)));
   return hfile::avro_records(contents, **schema, where);
+}
+
+/// An HFILE_DATA_BLOCK of `records` (key, record whose `key_field` holds
+/// the key) written by `instant_time` with writer schema `schema_json`.
+inline StatusOr<log_block> make_hfile_data_block(std::string_view schema_json,
+                                                 std::span<const std::pair<std::string, avro::datum>> records,
+                                                 std::string_view instant_time, std::string_view key_field = "key",
+                                                 std::map<std::string, std::string> extra_file_info = {}) {
+  LAKEGC_ASSIGN_OR_RETURN(auto schema, avro::cached_schema(schema_json));
+  std::vector<std::pair<std::string, std::string>> cells;
+  cells.reserve(records.size());
+  for (const auto& [key, record] : records) {
+    // HFileUtils.serializeRecord: the key field is emptied, the row is the key.
+    avro::datum stripped = avro::datum::make_record(std::string(record.type_name()));
+    for (std::size_t i = 0; i < record.size(); ++i) {
+      stripped.add(record.keys()[i], record.keys()[i] == key_field ? avro::datum::make_string("") : record.elements()[i]);
+    }
+    std::string value;
+    const Status st = avro::encode_value(*schema, stripped, value);
+    if (!st.ok()) return annotate(st, fmt::format("record '{}'", key));
+    cells.emplace_back(key, std::move(value));
+  }
+  std::sort(cells.begin(), cells.end());
+  extra_file_info["schema"] = std::string(schema_json);
+  LAKEGC_ASSIGN_OR_RETURN(std::string content, hfile::write_hfile(cells, extra_file_info));
+  log_block b;
+  b.type = block_type::hfile_data;
+  b.header[header_key::instant_time] = std::string(instant_time);
+  b.header[header_key::schema] = std::string(schema_json);
+  b.content = std::move(content);
+  return b;
 }
 
 }  // namespace lakegc::hudi::log

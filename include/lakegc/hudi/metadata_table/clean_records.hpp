@@ -1,0 +1,164 @@
+// File: lakegc/hudi/metadata_table/clean_records.hpp
+// -----------------------------------------------------------------------------
+// The metadata-table records of a clean, as Hudi 1.2.0 makes them
+// (HoodieTableMetadataUtil.convertMetadataToFilesPartitionRecords with
+// HoodieMetadataPayload.createPartitionFilesRecord / createPartitionListRecord),
+// and the log file they are written as.
+//
+//  * per partition of the clean metadata: a `files` record keyed by the
+//    partition ("." for the root partition) listing every name in its
+//    deletePathPatterns as {size 0, isDeleted true};
+//  * a partition the clean deleted gets no such record but a deletion of its
+//    key (a payload without a record, which HoodieAppendHandle writes to a
+//    DELETE_BLOCK), and one `__all_partitions__` record lists the deleted
+//    partitions with isDeleted true.
+//
+// Index partitions: of what convertMetadataToRecords (the clean overload)
+// produces in 1.2.0, only `files` has records lakegc writes; bloom_filters,
+// column_stats and expression indexes get records too (clean_support below:
+// lakegc refuses those tables); record_index, secondary indexes and
+// partition_stats get none.
+//
+// The log file: one HFILE_DATA_BLOCK with the upserts, sorted by key, then,
+// if partitions were deleted, one DELETE_BLOCK
+// (HoodieAppendHandle.appendDataAndDeleteBlocks writes data before deletes;
+// the data block type is HFILE_DATA_BLOCK because the metadata table's base
+// format is HFile, pickLogDataBlockFormat), both with the INSTANT_TIME and
+// SCHEMA headers. Hudi's metadata reader looks keys up in the HFile
+// (HoodieHFileDataBlock.lookupRecords): an AVRO_DATA_BLOCK there fails with
+// "Point lookups are not supported by this Data block type", as the interop
+// suite showed. lakegc's HFile carries one file-info entry of its own,
+// `lakegc.writer`, which readers ignore and by which a rerun knows a log
+// file of a pending clean as lakegc's.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lakegc/core/status.hpp"
+#include "lakegc/hudi/avro/datum.hpp"
+#include "lakegc/hudi/log/delete_block.hpp"
+#include "lakegc/hudi/log/hfile_data_block.hpp"
+#include "lakegc/hudi/log/write_block.hpp"
+#include "lakegc/hudi/metadata_table/files_record.hpp"
+#include "lakegc/hudi/metadata_table/schemas.hpp"
+#include "lakegc/plan/clean_plan.hpp"
+
+namespace lakegc::hudi::metadata_table {
+
+/// What a metadata-table partition needs when a clean completes.
+enum class clean_support {
+  records_written,  ///< `files`: lakegc writes its records
+  no_records,       ///< Hudi writes no record for a clean here
+  refused,          ///< Hudi writes records lakegc does not: lakegc refuses the table
+};
+
+/// MetadataPartitionType by partition path, as the clean overload of
+/// HoodieTableMetadataUtil.convertMetadataToRecords treats it (Hudi 1.2.0).
+/// A partition lakegc does not know is refused.
+inline clean_support clean_support_of(std::string_view partition) {
+  if (partition == "files") return clean_support::records_written;
+  if (partition == "record_index" || partition == "partition_stats" || partition.starts_with("secondary_index_")) {
+    return clean_support::no_records;
+  }
+  // column_stats, bloom_filters, expr_index_*: records of deleted files.
+  return clean_support::refused;
+}
+
+/// HoodieTableMetadataUtil.getPartitionIdentifierForFilesPartition.
+inline std::string files_key_of(std::string_view partition) {
+  return partition.empty() ? std::string(non_partitioned_key) : std::string(partition);
+}
+
+struct clean_records {
+  /// HoodieMetadataRecords by key: `files` records and `__all_partitions__`.
+  std::vector<std::pair<std::string, avro::datum>> upserts;
+  std::vector<std::string> deleted_keys;  ///< keys of the partitions the clean deleted
+  std::size_t files_deleted = 0;
+};
+
+namespace detail {
+
+inline avro::datum metadata_record(std::string key, std::int32_t type,
+                                   const std::vector<std::pair<std::string, file_entry>>& entries) {
+  avro::datum r = avro::datum::make_record("org.apache.hudi.avro.model.HoodieMetadataRecord");
+  r.add("key", avro::datum::make_string(std::move(key)));
+  r.add("type", avro::datum::make_int(type));
+  avro::datum m = avro::datum::make_map();
+  for (const auto& [name, e] : entries) {
+    avro::datum info = avro::datum::make_record("org.apache.hudi.avro.model.HoodieMetadataFileInfo");
+    info.add("size", avro::datum::make_long(static_cast<std::int64_t>(e.size)));
+    info.add("isDeleted", avro::datum::make_bool(e.deleted));
+    m.add(name, std::move(info));
+  }
+  r.add("filesystemMetadata", std::move(m));
+  return r;
+}
+
+}  // namespace detail
+
+/// The records Hudi writes to the `files` partition for clean `m`.
+inline clean_records records_for_clean(const lakegc::CleanMetadata& m) {
+  clean_records out;
+  std::vector<std::pair<std::string, file_entry>> deleted_partitions;
+  for (const auto& [partition, r] : m.partitions) {
+    if (r.partition_deleted) {
+      out.deleted_keys.push_back(files_key_of(partition));
+      deleted_partitions.emplace_back(files_key_of(partition), file_entry{0, true});
+    } else {
+      // deletePathPatterns: what the plan asked to delete here (journal.hpp
+      // writes success + failed).
+      std::vector<std::pair<std::string, file_entry>> entries;
+      for (const auto* list : {&r.success, &r.failed}) {
+        for (const std::string& name : *list) entries.emplace_back(name, file_entry{0, true});
+      }
+      out.upserts.emplace_back(files_key_of(partition),
+                               detail::metadata_record(files_key_of(partition), file_list_type, entries));
+    }
+    out.files_deleted += r.success.size() + r.failed.size();
+  }
+  if (!deleted_partitions.empty()) {
+    out.upserts.emplace_back(std::string(all_partitions_key), detail::metadata_record(std::string(all_partitions_key),
+                                                                                     partition_list_type,
+                                                                                     deleted_partitions));
+  }
+  return out;
+}
+
+/// The HFile file-info entry that marks a log block lakegc wrote.
+inline constexpr std::string_view lakegc_writer_key = "lakegc.writer";
+
+/// The bytes of the log file holding `records`, written by `instant`.
+/// Empty when there is nothing to write (Hudi then opens no log file).
+inline StatusOr<std::string> clean_log_bytes(const clean_records& records, std::string_view instant) {
+  const std::string schema = schemas::metadata_record_with_meta_fields();
+  std::string out;
+  if (!records.upserts.empty()) {
+    LAKEGC_ASSIGN_OR_RETURN(log::log_block data, log::make_hfile_data_block(schema, records.upserts, instant, "key",
+                                                                            {{std::string(lakegc_writer_key), "clean"}}));
+    LAKEGC_ASSIGN_OR_RETURN(std::string bytes, log::encode_block(data));
+    out += bytes;
+  }
+  if (!records.deleted_keys.empty()) {
+    std::vector<log::delete_record> deletes;
+    for (const std::string& key : records.deleted_keys) {
+      log::delete_record d;
+      d.record_key = key;
+      d.partition_path = "files";  // MetadataPartitionType.FILES.getPartitionPath()
+      // HoodieRecordPayload.getOrderingValue's default, 0, wrapped.
+      avro::datum zero = avro::datum::make_record("org.apache.hudi.avro.model.IntWrapper");
+      zero.add("value", avro::datum::make_int(0));
+      d.ordering_value = std::move(zero);
+      deletes.push_back(std::move(d));
+    }
+    LAKEGC_ASSIGN_OR_RETURN(log::log_block del,
+                            log::make_delete_block(deletes, instant, {{log::header_key::schema, schema}}));
+    LAKEGC_ASSIGN_OR_RETURN(std::string bytes, log::encode_block(del));
+    out += bytes;
+  }
+  return out;
+}
+
+}  // namespace lakegc::hudi::metadata_table

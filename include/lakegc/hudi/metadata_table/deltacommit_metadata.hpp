@@ -1,0 +1,182 @@
+// File: lakegc/hudi/metadata_table/deltacommit_metadata.hpp
+// -----------------------------------------------------------------------------
+// The commit metadata of a metadata-table deltacommit that appended one log
+// file to the `files` partition, in the encoding of the table version:
+// JSON in timeline layout 1 (table version 6), Avro HoodieCommitMetadata in
+// layout 2 (versions 8 and 9). Shaped as Hudi 1.2.0 writes them (compared
+// with the metadata tables of tables Hudi wrote):
+//
+//  * `.deltacommit.inflight`: the workload profile
+//    (BaseCommitActionExecutor.saveWorkloadProfileMetadataToInflight): an
+//    empty stat for inserts and one for the updated file group with its
+//    prevCommit and numUpdateWrites;
+//  * completed: one HoodieDeltaWriteStat for the log file (path, sizes,
+//    log version, offset 0, base file, the slice's log files), the write
+//    schema in extraMetadata["schema"], operationType UPSERT_PREPPED.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lakegc/core/json_writer.hpp"
+#include "lakegc/core/status.hpp"
+#include "lakegc/hudi/avro/container.hpp"
+#include "lakegc/hudi/avro/datum.hpp"
+#include "lakegc/hudi/avro/encode.hpp"
+#include "lakegc/hudi/avro/schema.hpp"
+#include "lakegc/hudi/metadata_table/schemas.hpp"
+
+namespace lakegc::hudi::metadata_table {
+
+/// What one deltacommit wrote to the `files` partition's file group.
+struct files_log_write {
+  std::string file_id = "files-0000-0";
+  /// The log file's name; empty when the deltacommit wrote none (a clean
+  /// with no partition: Hudi opens no append handle).
+  std::string file_name;
+  /// Table version 6: the base instant of the slice appended to (the log
+  /// is named by it); 8 and later: the deltacommit itself.
+  std::string prev_commit;
+  /// Version 6: the slice's base file name, or ""; 8 and later: "".
+  std::string base_file;
+  /// Version 6: the slice's log files newest first, then this one; 8 and
+  /// later: this one.
+  std::vector<std::string> log_files;
+  std::int32_t log_version = 1;
+  std::uint64_t size = 0;
+  std::uint64_t upserts = 0;
+  std::uint64_t deletes = 0;
+};
+
+namespace detail {
+
+inline void json_stat_counts(json_writer& j, std::uint64_t writes, std::uint64_t deletes, std::uint64_t updates,
+                             std::uint64_t bytes) {
+  j.key("numWrites").value(writes).key("numDeletes").value(deletes).key("numUpdateWrites").value(updates);
+  j.key("numInserts").value(std::uint64_t{0}).key("totalWriteBytes").value(bytes);
+  j.key("totalWriteErrors").value(std::uint64_t{0});
+  for (const char* k : {"totalLogRecords", "totalLogFilesCompacted", "totalLogSizeCompacted",
+                        "totalUpdatedRecordsCompacted", "totalLogBlocks", "totalCorruptLogBlock",
+                        "totalRollbackBlocks", "totalLogReadTimeMs"}) {
+    j.key(k).value(std::uint64_t{0});
+  }
+}
+
+}  // namespace detail
+
+/// Layout 1 (JSON). `completed` false: the inflight's workload profile.
+inline std::string deltacommit_json(const files_log_write& w, bool completed) {
+  json_writer j;
+  j.begin_object();
+  j.key("partitionToWriteStats").begin_object();
+  if (!completed || !w.file_name.empty()) {
+    j.key("files").begin_array();
+    if (!completed) {
+      j.begin_object();
+      j.key("fileId").value("").key("path").null().key("prevCommit").value("null");
+      detail::json_stat_counts(j, 0, 0, 0, 0);
+      j.key("partitionPath").null().key("fileSizeInBytes").value(std::uint64_t{0});
+      j.end_object();
+      j.begin_object();
+      j.key("fileId").value(w.file_id).key("path").null().key("prevCommit").value(w.prev_commit);
+      detail::json_stat_counts(j, 0, 0, w.upserts + w.deletes, 0);
+      j.key("partitionPath").null().key("fileSizeInBytes").value(std::uint64_t{0});
+      j.end_object();
+    } else {
+      j.begin_object();
+      j.key("fileId").value(w.file_id);
+      j.key("path").value("files/" + w.file_name);
+      j.key("prevCommit").value(w.prev_commit);
+      detail::json_stat_counts(j, w.upserts, w.deletes, w.upserts, w.size);
+      j.key("partitionPath").value("files");
+      j.key("fileSizeInBytes").value(w.size);
+      j.key("tempPath").null().key("cdcStats").null().key("minEventTime").null().key("maxEventTime").null();
+      j.key("prevBaseFile").null();
+      j.key("runtimeStats").begin_object();
+      j.key("totalScanTime").value(std::uint64_t{0}).key("totalUpsertTime").value(std::uint64_t{0});
+      j.key("totalCreateTime").value(std::uint64_t{0});
+      j.end_object();
+      j.key("logVersion").value(static_cast<std::int64_t>(w.log_version));
+      j.key("logOffset").value(std::uint64_t{0});
+      j.key("baseFile").value(w.base_file);
+      j.key("logFiles").strings(w.log_files);
+      j.end_object();
+    }
+    j.end_array();
+  }
+  j.end_object();
+  j.key("compacted").value(false);
+  j.key("extraMetadata").begin_object();
+  if (completed) j.key("schema").value(schemas::metadata_record);
+  j.end_object();
+  j.key("operationType").value("UPSERT_PREPPED");
+  j.end_object();
+  return j.str();
+}
+
+namespace detail {
+
+inline avro::datum long_datum(std::uint64_t v) { return avro::datum::make_long(static_cast<std::int64_t>(v)); }
+
+inline avro::datum write_stat(std::string_view file_id, std::optional<std::string_view> path,
+                              std::string_view prev_commit, std::uint64_t writes, std::uint64_t deletes,
+                              std::uint64_t updates, std::uint64_t bytes) {
+  avro::datum s = avro::datum::make_record("org.apache.hudi.avro.model.HoodieWriteStat");
+  s.add("fileId", avro::datum::make_string(std::string(file_id)));
+  if (path) s.add("path", avro::datum::make_string(std::string(*path)));
+  s.add("prevCommit", avro::datum::make_string(std::string(prev_commit)));
+  s.add("numWrites", long_datum(writes));
+  s.add("numDeletes", long_datum(deletes));
+  s.add("numUpdateWrites", long_datum(updates));
+  s.add("totalWriteBytes", long_datum(bytes));
+  s.add("totalWriteErrors", long_datum(0));
+  s.add("numInserts", long_datum(0));
+  for (const char* k : {"totalLogRecords", "totalUpdatedRecordsCompacted", "totalLogBlocks", "totalCorruptLogBlock",
+                        "totalRollbackBlocks", "totalLogFilesCompacted", "totalLogReadTimeMs",
+                        "totalLogSizeCompacted", "numUpdates"}) {
+    s.add(k, long_datum(0));
+  }
+  s.add("fileSizeInBytes", long_datum(path ? bytes : 0));
+  return s;
+}
+
+}  // namespace detail
+
+/// Layout 2 (Avro HoodieCommitMetadata in an object container).
+inline StatusOr<std::string> deltacommit_avro(const files_log_write& w, bool completed) {
+  avro::datum stats = avro::datum::make_array();
+  if (!completed) {
+    stats.append(detail::write_stat("", std::nullopt, "null", 0, 0, 0, 0));
+    stats.append(detail::write_stat(w.file_id, std::nullopt, w.prev_commit, 0, 0, w.upserts + w.deletes, 0));
+  } else if (!w.file_name.empty()) {
+    avro::datum s =
+        detail::write_stat(w.file_id, "files/" + w.file_name, w.prev_commit, w.upserts, w.deletes, w.upserts, w.size);
+    s.add("partitionPath", avro::datum::make_string("files"));
+    s.add("logVersion", avro::datum::make_int(w.log_version));
+    s.add("logOffset", detail::long_datum(0));
+    s.add("baseFile", avro::datum::make_string(w.base_file));
+    avro::datum logs = avro::datum::make_array();
+    for (const auto& l : w.log_files) logs.append(avro::datum::make_string(l));
+    s.add("logFiles", std::move(logs));
+    avro::datum rt = avro::datum::make_record("org.apache.hudi.avro.model.HoodieRuntimeStats");
+    for (const char* k : {"totalScanTime", "totalCreateTime", "totalUpsertTime"}) rt.add(k, detail::long_datum(0));
+    s.add("runtimeStats", std::move(rt));
+    stats.append(std::move(s));
+  }
+  avro::datum by_partition = avro::datum::make_map();
+  if (stats.size() > 0) by_partition.add("files", std::move(stats));
+  avro::datum m = avro::datum::make_record("org.apache.hudi.avro.model.HoodieCommitMetadata");
+  m.add("partitionToWriteStats", std::move(by_partition));
+  m.add("compacted", avro::datum::make_bool(false));
+  avro::datum extra = avro::datum::make_map();
+  if (completed) extra.add("schema", avro::datum::make_string(std::string(schemas::metadata_record)));
+  m.add("extraMetadata", std::move(extra));
+  m.add("operationType", avro::datum::make_string("UPSERT_PREPPED"));
+  LAKEGC_ASSIGN_OR_RETURN(auto schema, avro::cached_schema(schemas::commit_metadata));
+  LAKEGC_ASSIGN_OR_RETURN(std::string record, avro::encode(*schema, m));
+  return avro::write_container(schemas::commit_metadata, record);
+}
+
+}  // namespace lakegc::hudi::metadata_table

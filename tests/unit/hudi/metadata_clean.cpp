@@ -1,0 +1,334 @@
+// The metadata table's deltacommit for a clean (metadata_table/clean_update.hpp),
+// written into a small metadata table in memory and read back with the
+// library's readers: the files partition's state (files_partition_state),
+// the metadata table's timeline and commit metadata (hudi::journal), the
+// log file's name per table version, reruns, and a crash after every change.
+#include "lakegc/hudi/metadata_table/clean_update.hpp"
+
+#include <doctest/doctest.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lakegc/hudi/hfile/read_hfile.hpp"
+#include "lakegc/hudi/hfile/write_hfile.hpp"
+#include "lakegc/hudi/log/avro_data_block.hpp"
+#include "lakegc/hudi/log/write_block.hpp"
+#include "lakegc/hudi/metadata_table/files_partition.hpp"
+#include "lakegc/storage/crash_storage.hpp"
+#include "lakegc/storage/memory_storage.hpp"
+#include "test_util.hpp"
+
+namespace lakegc::tests::metadata_clean {
+
+using namespace lakegc;
+using namespace lakegc::hudi;
+using namespace lakegc::hudi::metadata_table;
+using namespace lakegc::hudi::testing;
+
+namespace {
+
+const InstantTime kWrite = *InstantTime::parse("20240101000000000");
+const InstantTime kClean = *InstantTime::parse("20240102000000000");
+constexpr std::int64_t kClock = 1704240000000;  // 2024-01-03 UTC, after the clean
+
+std::string must(const StatusOr<std::string>& s) {
+  REQUIRE_MESSAGE(s.ok(), to_string(s.status()));
+  return *s;
+}
+
+void put(memory_storage& s, const std::string& path, std::string_view bytes) {
+  REQUIRE_MESSAGE(s.write_if_absent(path, bytes).ok(), path);
+}
+
+/// A data table whose metadata table's `files` partition lists p1/{a,b} and
+/// p2/{c}, written by one completed deltacommit at kWrite.
+memory_storage make_table(int version) {
+  memory_storage s;
+  const bool layout2 = version >= 8;
+  const std::string props = fmt::format(
+      "hoodie.table.name=t\nhoodie.table.type=COPY_ON_WRITE\nhoodie.table.version={}\n"
+      "hoodie.table.metadata.partitions=files\nhoodie.table.timeline.timezone=UTC\n",
+      version);
+  put(s, ".hoodie/hoodie.properties", props);
+  put(s, ".hoodie/metadata/.hoodie/hoodie.properties",
+      fmt::format("hoodie.table.name=t_metadata\nhoodie.table.type=MERGE_ON_READ\nhoodie.table.version={}\n"
+                  "hoodie.table.base.file.format=HFILE\n",
+                  version));
+  put(s, ".hoodie/metadata/files/.hoodie_partition_metadata", "commitTime=20240101000000000\npartitionDepth=1\n");
+  std::vector<avro::datum> records = {
+      metadata_table::detail::metadata_record("p1", file_list_type, {{"a.parquet", {100, false}}, {"b.parquet", {200, false}}}),
+      metadata_table::detail::metadata_record("p2", file_list_type, {{"c.parquet", {300, false}}}),
+      metadata_table::detail::metadata_record(std::string(all_partitions_key), partition_list_type,
+                              {{"p1", {0, false}}, {"p2", {0, false}}})};
+  auto block = log::make_avro_data_block(metadata_table::schemas::metadata_record_with_meta_fields(), records, kWrite.str());
+  REQUIRE_MESSAGE(block.ok(), to_string(block.status()));
+  const std::string log_name = ".files-0000-0_20240101000000000.log.1_0-7-9";
+  const std::string log_bytes = must(log::encode_block(*block));
+  put(s, ".hoodie/metadata/files/" + log_name, log_bytes);
+  files_log_write w;
+  w.file_name = log_name;
+  w.prev_commit = kWrite.str();
+  w.log_files = {log_name};
+  w.size = log_bytes.size();
+  w.upserts = records.size();
+  const std::string dir = layout2 ? ".hoodie/metadata/.hoodie/timeline/" : ".hoodie/metadata/.hoodie/";
+  put(s, dir + "20240101000000000.deltacommit.requested", "");
+  if (layout2) {
+    put(s, dir + "20240101000000000.deltacommit.inflight", must(deltacommit_avro(w, false)));
+    put(s, dir + "20240101000000000_20240101000000100.deltacommit", must(deltacommit_avro(w, true)));
+  } else {
+    put(s, dir + "20240101000000000.deltacommit.inflight", deltacommit_json(w, false));
+    put(s, dir + "20240101000000000.deltacommit", deltacommit_json(w, true));
+  }
+  return s;
+}
+
+Timeline data_timeline(State clean_state) {
+  std::vector<Instant> instants;
+  instants.push_back({kWrite, std::nullopt, Action::commit, State::completed});
+  instants.push_back({kClean, std::nullopt, Action::clean, clean_state});
+  auto t = Timeline::make(std::move(instants));
+  REQUIRE(t.ok());
+  return *t;
+}
+
+/// A clean that deleted p1/a.parquet, and p2 with its only file.
+lakegc::CleanMetadata the_clean() {
+  lakegc::CleanMetadata m;
+  m.start_clean_time = kClean;
+  m.partitions["p1"].success = {"a.parquet"};
+  m.partitions["p2"].success = {"c.parquet"};
+  m.partitions["p2"].partition_deleted = true;
+  return m;
+}
+
+TableProperties props_of(memory_storage& s) {
+  auto j = journal<memory_storage>::open(s, "");
+  REQUIRE_MESSAGE(j.ok(), to_string(j.status()));
+  return j->properties();
+}
+
+template <Storage S>
+StatusOr<clean_update> update(S& s, const TableProperties& p) {
+  return write_clean_deltacommit(s, p, "", kClean, the_clean(), [] { return kClock; });
+}
+
+std::map<std::string, std::string> all_files(memory_storage& s) {
+  std::map<std::string, std::string> out;
+  ListOptions o;
+  o.recursive = true;
+  REQUIRE(s.list("", [&](const FileEntry& e) { out[std::string(e.path)] = must(s.read(e.path)); }, o).ok());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a clean's metadata deltacommit removes its files and partitions from the files partition") {
+  for (const int version : {6, 8, 9}) {
+    CAPTURE(version);
+    memory_storage s = make_table(version);
+    const TableProperties p = props_of(s);
+    REQUIRE_MESSAGE(check_clean_update(s, p, data_timeline(State::inflight), "", kClean).ok(),
+                    to_string(check_clean_update(s, p, data_timeline(State::inflight), "", kClean)));
+    auto done = update(s, p);
+    REQUIRE_MESSAGE(done.ok(), to_string(done.status()));
+    CHECK_FALSE(done->already_completed);
+    // Version 6 appends to the slice of base instant kWrite, rolling over the
+    // newest log's version and keeping its token; 8+ names the log by the clean.
+    CHECK(done->log_file == (version >= 8 ? "files/.files-0000-0_20240102000000000.log.1_1-0-1"
+                                          : "files/.files-0000-0_20240101000000000.log.2_0-7-9"));
+    const std::string log_bytes = must(s.read(".hoodie/metadata/" + done->log_file));
+    CHECK(done->log_size == log_bytes.size());
+
+    // The blocks: Avro data (p1's deletion and the partition list), then the
+    // deletion of p2's key, all of the clean's instant.
+    auto blocks = log::read_blocks(log_bytes, done->log_file);
+    REQUIRE(blocks.ok());
+    REQUIRE(blocks->size() == 2);
+    CHECK((*blocks)[0].type == log::block_type::hfile_data);
+    CHECK((*blocks)[1].type == log::block_type::delete_keys);
+    for (const auto& b : *blocks) CHECK(b.instant_time() == kClean.str());
+    // As Hudi writes them: keyed by HFile row in key order, the record's own
+    // key field empty; p2's key deleted.
+    auto cells = log::decode_hfile_records((*blocks)[0], done->log_file);
+    REQUIRE_MESSAGE(cells.ok(), to_string(cells.status()));
+    REQUIRE(cells->size() == 2);
+    CHECK((*cells)[0].key == "__all_partitions__");
+    CHECK((*cells)[1].key == "p1");
+    for (const auto& c : *cells) CHECK(c.record.field("key").as_string() == std::optional<std::string_view>(""));
+    auto deletes = log::decode_delete_records((*blocks)[1], done->log_file);
+    REQUIRE(deletes.ok());
+    REQUIRE(deletes->size() == 1);
+    CHECK((*deletes)[0].record_key == std::optional<std::string>("p2"));
+    CHECK((*deletes)[0].partition_path == std::optional<std::string>("files"));
+
+    // Readers see the deletions once the data table's clean completes, and
+    // skip them while it is pending.
+    auto pending = files_partition_state(s, data_timeline(State::inflight));
+    REQUIRE_MESSAGE(pending.ok(), to_string(pending.status()));
+    CHECK(pending->files["p1"].contains("a.parquet"));
+    CHECK(pending->partitions == std::set<std::string>{"p1", "p2"});
+    auto after = files_partition_state(s, data_timeline(State::completed));
+    REQUIRE_MESSAGE(after.ok(), to_string(after.status()));
+    CHECK(after->files["p1"] == std::map<std::string, std::uint64_t>{{"b.parquet", 200}});
+    CHECK_FALSE(after->files.contains("p2"));
+    CHECK(after->partitions == std::set<std::string>{"p1"});
+    CHECK(after->invalid_instant_blocks == 0);
+
+    // The metadata table's timeline: a completed deltacommit at the clean's
+    // time, whose commit metadata names the log file and its size.
+    subfolder_storage<memory_storage> mdt(s, ".hoodie/metadata");
+    auto mj = journal<subfolder_storage<memory_storage>>::open(mdt, ".hoodie/metadata");
+    REQUIRE(mj.ok());
+    auto md = mj->load();
+    REQUIRE_MESSAGE(md.ok(), to_string(md.status()));
+    const Instant* i = md->timeline.find(kClean);
+    REQUIRE(i != nullptr);
+    CHECK(i->action == Action::deltacommit);
+    CHECK(i->is_completed());
+    if (version >= 8) CHECK(i->completed.has_value());
+    auto view = load_view(mdt, *md);
+    REQUIRE(view.ok());
+    std::uint64_t size_committed = 0;
+    if (auto c = md->commits.find(kClean); c != md->commits.end()) {
+      for (const auto& f : c->second.files) {
+        if (f.partition + "/" + f.name == done->log_file) size_committed = f.size;
+      }
+    }
+    CHECK(size_committed == log_bytes.size());
+
+    // A rerun finds it completed and changes nothing.
+    const auto before = all_files(s);
+    auto again = update(s, p);
+    REQUIRE(again.ok());
+    CHECK(again->already_completed);
+    CHECK(again->log_file == done->log_file);
+    CHECK(all_files(s) == before);
+  }
+}
+
+TEST_CASE("a crash after any change of the metadata deltacommit is finished by the rerun") {
+  for (const int version : {6, 8}) {
+    CAPTURE(version);
+    memory_storage clean_run = make_table(version);
+    const TableProperties p = props_of(clean_run);
+    REQUIRE(update(clean_run, p).ok());
+    const auto expected = all_files(clean_run);
+    for (std::uint64_t n = 1;; ++n) {
+      CAPTURE(n);
+      memory_storage s = make_table(version);
+      struct crashed {};
+      crash_storage<memory_storage> faulty(s, n, [] { throw crashed{}; });
+      bool finished = false;
+      try {
+        finished = update(faulty, p).ok();
+      } catch (const crashed&) {
+      }
+      auto rerun = update(s, p);
+      REQUIRE_MESSAGE(rerun.ok(), to_string(rerun.status()));
+      CHECK(all_files(s) == expected);
+      if (finished) break;
+      REQUIRE(n < 10);
+    }
+  }
+}
+
+TEST_CASE("tables lakegc cannot update the metadata table of are refused before anything is written") {
+  memory_storage s = make_table(8);
+  TableProperties p = props_of(s);
+  const auto before = all_files(s);
+  SUBCASE("a partition Hudi writes clean records to") {
+    for (const char* partition : {"column_stats", "bloom_filters", "expr_index_idx"}) {
+      CAPTURE(partition);
+      TableProperties q = p;
+      q.metadata_partitions.push_back(partition);
+      const Status st = check_clean_update(s, q, data_timeline(State::inflight), "", kClean);
+      CHECK(absl::IsFailedPrecondition(st));
+      CHECK(message_of(st).find(partition) != std::string_view::npos);
+    }
+    // Partitions Hudi writes nothing to on a clean are fine.
+    TableProperties q = p;
+    q.metadata_partitions = {"files", "record_index", "partition_stats", "secondary_index_idx"};
+    CHECK(check_clean_update(s, q, data_timeline(State::inflight), "", kClean).ok());
+    q.raw["hoodie.table.metadata.partitions.inflight"] = "column_stats";
+    CHECK(absl::IsFailedPrecondition(check_clean_update(s, q, data_timeline(State::inflight), "", kClean)));
+  }
+  SUBCASE("a pending metadata instant lakegc does not know") {
+    put(s, ".hoodie/metadata/.hoodie/timeline/20240101000000500.compaction.requested", "");
+    const Status st = check_clean_update(s, p, data_timeline(State::inflight), "", kClean);
+    CHECK(absl::IsFailedPrecondition(st));
+    CHECK(message_of(st).find("compaction") != std::string_view::npos);
+  }
+  SUBCASE("a metadata instant after the clean") {
+    put(s, ".hoodie/metadata/.hoodie/timeline/20240103000000000.deltacommit.requested", "");
+    CHECK(absl::IsFailedPrecondition(check_clean_update(s, p, data_timeline(State::inflight), "", kClean)));
+  }
+  SUBCASE("a files partition that does not read") {
+    // A block whose framing holds but whose writer schema does not parse:
+    // Hudi's reader fails on it too (a torn block would be skipped instead).
+    auto block = log::make_avro_data_block(metadata_table::schemas::metadata_record_with_meta_fields(), {},
+                                           kWrite.str());
+    REQUIRE(block.ok());
+    block->header[log::header_key::schema] = "{not a schema";
+    REQUIRE(s.remove(".hoodie/metadata/files/.files-0000-0_20240101000000000.log.1_0-7-9").ok());
+    put(s, ".hoodie/metadata/files/.files-0000-0_20240101000000000.log.1_0-7-9", must(log::encode_block(*block)));
+    const Status st = check_clean_update(s, p, data_timeline(State::inflight), "", kClean);
+    CHECK(absl::IsFailedPrecondition(st));
+    CHECK(message_of(st).find("cannot be read") != std::string_view::npos);
+    return;
+  }
+  SUBCASE("a deltacommit at the clean's time that Hudi wrote") {
+    auto hfile_like = log::make_avro_data_block(metadata_table::schemas::metadata_record_with_meta_fields(), {}, kClean.str());
+    REQUIRE(hfile_like.ok());
+    hfile_like->type = log::block_type::hfile_data;
+    put(s, ".hoodie/metadata/files/.files-0000-0_20240102000000000.log.1_0-1-2", must(log::encode_block(*hfile_like)));
+    put(s, ".hoodie/metadata/.hoodie/timeline/20240102000000000.deltacommit.requested", "");
+    const Status st = check_clean_update(s, p, data_timeline(State::inflight), "", kClean);
+    CHECK(absl::IsFailedPrecondition(st));
+    CHECK(message_of(st).find("did not write") != std::string_view::npos);
+    return;
+  }
+  (void)before;
+}
+
+TEST_CASE("write_hfile's files read back with read_hfile, in one block or many, gzip or not") {
+  std::vector<std::pair<std::string, std::string>> cells;
+  for (int i = 0; i < 50; ++i) cells.emplace_back(fmt::format("key{:03}", i), std::string(static_cast<std::size_t>(i), 'v'));
+  for (const auto compression : {hfile::codec::gz, hfile::codec::none}) {
+    for (const std::size_t block_size : {std::size_t{1} << 20, std::size_t{200}}) {
+      CAPTURE(block_size);
+      hfile::hfile_write_options o;
+      o.compression = compression;
+      o.block_size = block_size;
+      auto bytes = hfile::write_hfile(cells, {{"schema", "{}"}}, o);
+      REQUIRE_MESSAGE(bytes.ok(), to_string(bytes.status()));
+      auto read = hfile::read_hfile(*bytes, "written");
+      REQUIRE_MESSAGE(read.ok(), to_string(read.status()));
+      CHECK(read->info.entry_count == cells.size());
+      CHECK(read->info.compression == compression);
+      CHECK((read->info.data_index_count > 1) == (block_size == 200));
+      CHECK(read->file_info.at("schema") == "{}");
+      // Hudi's native reader needs these names exactly (HFileInfo): a
+      // missing MAX_MEMSTORE_TS_KEY fails it with a NullPointerException.
+      std::set<std::string> names;
+      for (const auto& [k, v] : read->file_info) names.insert(k);
+      CHECK(names == std::set<std::string>{"MAX_MEMSTORE_TS_KEY", "KEY_VALUE_VERSION", "hfile.LASTKEY",
+                                           "hfile.CREATE_TIME_TS", "hfile.AVG_KEY_LEN", "hfile.AVG_VALUE_LEN",
+                                           "schema"});
+      CHECK(read->file_info.at("MAX_MEMSTORE_TS_KEY") == std::string(8, '\0'));
+      CHECK(read->file_info.at("hfile.LASTKEY") == std::string("\0\6key049", 8));
+      REQUIRE(read->cells.size() == cells.size());
+      for (std::size_t i = 0; i < cells.size(); ++i) {
+        CHECK(read->cells[i].key == cells[i].first);
+        CHECK(read->cells[i].value == cells[i].second);
+      }
+    }
+  }
+  std::swap(cells[3], cells[4]);
+  CHECK(absl::IsInvalidArgument(hfile::write_hfile(cells, {}).status()));
+}
+
+}  // namespace lakegc::tests::metadata_clean
