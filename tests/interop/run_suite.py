@@ -83,6 +83,11 @@ ARCHIVE_GRID = [
      "hoodie.archive.beyond.savepoint=true"],
     ["hoodie.keep.min.commits=2", "hoodie.keep.max.commits=3", "hoodie.clean.commits.retained=1",
      "hoodie.compact.inline.max.delta.commits=2"],
+    # layout 1 only (layout 2 ignores both):
+    ["hoodie.keep.min.commits=2", "hoodie.keep.max.commits=3", "hoodie.clean.commits.retained=1",
+     "hoodie.archive.limit.instants=2"],
+    ["hoodie.keep.min.commits=2", "hoodie.keep.max.commits=3", "hoodie.clean.commits.retained=1",
+     "hoodie.archive.block.on.latest.clean.ectr=true"],
 ]
 
 
