@@ -270,7 +270,7 @@ def one_size(o, files, check, env):
 
 def summary(results, info):
     lines = ["# Hudi's clean planning against lakegc's, same on-disk table", "",
-             "Run %s to %s on %s (%s); load average %s at the start, %s at the end."
+             "Run %s to %s on %s (%s); load average %.1f at the start, %.1f at the end."
              % (info["started"], info["finished"], info["cpu"], info["cores"], info["loadavg_start"],
                 info["loadavg_end"]),
              "KEEP_LATEST_COMMITS, hoodie.clean.commits.retained=%d, incremental off (no previous clean: "
