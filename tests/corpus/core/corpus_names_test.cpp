@@ -6,6 +6,8 @@
 #include "corpus_support.hpp"
 #include "lakegc/core/file_name.hpp"
 
+namespace lakegc::tests::corpus_names_test {
+
 using namespace lakegc;
 using namespace lakegc::testing;
 
@@ -31,3 +33,5 @@ TEST_CASE("every data-file name in the twelve corpus tables parses and formats b
   CHECK(bases > 40);
   CHECK(logs == 14);
 }
+
+}  // namespace lakegc::tests::corpus_names_test

@@ -11,6 +11,8 @@
 #include "corpus.hpp"
 #include "corpus_support.hpp"
 
+namespace lakegc::tests::corpus_view_test {
+
 using namespace lakegc;
 using namespace lakegc::testing;
 
@@ -135,3 +137,5 @@ TEST_CASE("time travel on v6_nonpartitioned (hudi-rs fs_view assertions)") {
   CHECK(latest_at("20240418173551905") == "a079bdb3-731c-4894-b855-abfcd6921007-0_0-182-253_20240418173550988.parquet");
   CHECK(latest_at("19700101000000") == "");
 }
+
+}  // namespace lakegc::tests::corpus_view_test

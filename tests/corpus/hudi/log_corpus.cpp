@@ -21,6 +21,8 @@
 #include "lakegc/hudi/log/read_blocks.hpp"
 #include "lakegc/hudi/log/write_block.hpp"
 
+namespace lakegc::tests::log_corpus {
+
 namespace fs = std::filesystem;
 using namespace lakegc::hudi;
 
@@ -230,3 +232,5 @@ TEST_CASE("truncated and bit-flipped copies of a real HFile are errors, never a 
     copy[i] = static_cast<char>(copy[i] ^ 0x10);
   }
 }
+
+}  // namespace lakegc::tests::log_corpus

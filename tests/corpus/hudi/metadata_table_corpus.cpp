@@ -18,6 +18,8 @@
 #include "lakegc/hudi/metadata_table/files_partition.hpp"
 #include "lakegc/storage/posix_storage.hpp"
 
+namespace lakegc::tests::metadata_table_corpus {
+
 namespace fs = std::filesystem;
 using namespace lakegc;
 
@@ -133,3 +135,5 @@ TEST_CASE("tables without a metadata table, and the (empty) archived timelines o
   }
   CHECK(layout1 == 7);
 }
+
+}  // namespace lakegc::tests::metadata_table_corpus

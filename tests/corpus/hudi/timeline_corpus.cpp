@@ -17,6 +17,8 @@
 #include "lakegc/hudi/avro_reader.hpp"
 #include "lakegc/hudi/metadata_codec.hpp"
 
+namespace lakegc::tests::timeline_corpus {
+
 namespace fs = std::filesystem;
 using namespace lakegc::hudi;
 
@@ -335,3 +337,5 @@ TEST_CASE("v6 JSON commit 20240418172804498 matches what the file says, read by 
   CHECK(saw_new);
   CHECK(saw_update);
 }
+
+}  // namespace lakegc::tests::timeline_corpus

@@ -5,6 +5,8 @@
 
 #include "tool_corpus.hpp"
 
+namespace lakegc::tests::advise_corpus {
+
 using namespace lakegc::testing;
 
 TEST_CASE("lakegc advise on every corpus table agrees with plan clean under its recommendations") {
@@ -44,3 +46,5 @@ TEST_CASE("lakegc advise on every corpus table agrees with plan clean under its 
   CHECK(bad.code == 2);
   CHECK(bad.err.find("--longest-query 'soon'") != std::string::npos);
 }
+
+}  // namespace lakegc::tests::advise_corpus

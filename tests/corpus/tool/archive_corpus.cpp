@@ -21,6 +21,8 @@
 
 #include "tool_corpus.hpp"
 
+namespace lakegc::tests::archive_corpus {
+
 using namespace lakegc::testing;
 namespace fs = std::filesystem;
 
@@ -273,3 +275,5 @@ TEST_CASE("plan archive: bad settings are errors naming the key, exit code 2") {
   CHECK(props.code == 2);
   CHECK(props.err.find("missing.properties") != std::string::npos);
 }
+
+}  // namespace lakegc::tests::archive_corpus

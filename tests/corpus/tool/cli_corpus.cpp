@@ -9,6 +9,8 @@
 
 #include "tool_corpus.hpp"
 
+namespace lakegc::tests::cli_corpus {
+
 using namespace lakegc::testing;
 
 namespace {
@@ -148,3 +150,5 @@ TEST_CASE("a path that is not a table: missing, a file, a folder without .hoodie
     CHECK_MESSAGE(r.err.find(c.says) != std::string::npos, r.err);
   }
 }
+
+}  // namespace lakegc::tests::cli_corpus

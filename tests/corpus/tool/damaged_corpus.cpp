@@ -13,6 +13,8 @@
 #include "lakegc/hudi/timeline_file_name.hpp"
 #include "tool_corpus.hpp"
 
+namespace lakegc::tests::damaged_corpus {
+
 namespace fs = std::filesystem;
 using namespace lakegc::testing;
 
@@ -139,3 +141,5 @@ TEST_CASE("a data file renamed to a name outside Hudi's grammar is skipped, not 
     CHECK(run_tool({"plan", "clean", root.string(), "--conf", "hoodie.clean.fileversions.retained=1"}).code == 0);
   }
 }
+
+}  // namespace lakegc::tests::damaged_corpus

@@ -14,6 +14,8 @@
 #include "cli/inspect.hpp"
 #include "tool_corpus.hpp"
 
+namespace lakegc::tests::inspect_corpus {
+
 using namespace lakegc;
 using namespace lakegc::testing;
 
@@ -350,3 +352,5 @@ TEST_CASE("inspect reads the partitions' commitTime and the metadata table's par
   }
   CHECK(indexing);
 }
+
+}  // namespace lakegc::tests::inspect_corpus

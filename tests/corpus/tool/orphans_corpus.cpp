@@ -12,6 +12,8 @@
 #include "lakegc/storage/posix_storage.hpp"
 #include "tool_corpus.hpp"
 
+namespace lakegc::tests::orphans_corpus {
+
 using namespace lakegc;
 using namespace lakegc::testing;
 
@@ -92,3 +94,5 @@ TEST_CASE("lakegc orphans reads an inventory instead of a listing") {
   // An inventory for another location is an error unless told otherwise.
   CHECK(run_tool({"orphans", root.string(), "--inventory", inv.string(), "--location", "s3://other/t"}).code == 2);
 }
+
+}  // namespace lakegc::tests::orphans_corpus

@@ -22,6 +22,8 @@
 #include "reference_planner.hpp"
 #include "tool_corpus.hpp"
 
+namespace lakegc::tests::plan_corpus {
+
 using namespace lakegc;
 using namespace lakegc::testing;
 
@@ -340,3 +342,5 @@ TEST_CASE("a pending compaction (v8 trips with its compaction not yet run) is gu
   REQUIRE_FALSE(broken.ok());
   CHECK(std::string(message_of(broken.status())).find("pending compaction 20251220210129235") != std::string::npos);
 }
+
+}  // namespace lakegc::tests::plan_corpus

@@ -14,6 +14,8 @@
 
 #include "tool_corpus.hpp"
 
+namespace lakegc::tests::safety_corpus {
+
 using namespace lakegc::testing;
 namespace fs = std::filesystem;
 
@@ -99,3 +101,5 @@ TEST_CASE("issue 11, layout 2: an archived commit's file survives a restore and 
   check_live_file_survives(root, "byteField=20/shortField=100",
                            "4e781779-6989-4a4e-aa3e-683eff88629f-0_0-13-24_20250713010139392.parquet");
 }
+
+}  // namespace lakegc::tests::safety_corpus

@@ -15,6 +15,8 @@
 #include "lakegc/hudi/metadata_codec.hpp"
 #include "tool_corpus.hpp"
 
+namespace lakegc::tests::ttl_corpus {
+
 using namespace lakegc::testing;
 namespace fs = std::filesystem;
 
@@ -274,3 +276,5 @@ TEST_CASE("plan ttl refuses an unknown TTL key, naming it, with exit code 2") {
   CHECK(r.code == 2);
   CHECK(r.err.find("hoodie.partition.ttl.strategy.dayz") != std::string::npos);
 }
+
+}  // namespace lakegc::tests::ttl_corpus

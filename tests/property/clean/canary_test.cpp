@@ -11,6 +11,8 @@
 #include "properties.hpp"
 #include "scenario.hpp"
 
+namespace lakegc::tests::canary_test {
+
 using namespace lakegc;
 using namespace lakegc::testing;
 using namespace lakegc::testing::prop;
@@ -46,3 +48,5 @@ TEST_CASE("canary control: the same property passes for the reference planner") 
   rc::detail::printResultMessage(result, os);
   CHECK_MESSAGE(result.is<rc::detail::SuccessResult>(), os.str());
 }
+
+}  // namespace lakegc::tests::canary_test

@@ -8,6 +8,8 @@
 
 #include "scenario.hpp"
 
+namespace lakegc::tests::determinism_test {
+
 using namespace lakegc;
 using namespace lakegc::testing;
 using namespace lakegc::testing::prop;
@@ -55,3 +57,5 @@ TEST_CASE("property: plans are deterministic") {
     }
   });
 }
+
+}  // namespace lakegc::tests::determinism_test

@@ -6,6 +6,8 @@
 
 #include "scenario.hpp"
 
+namespace lakegc::tests::reference_test {
+
 using namespace lakegc;
 using namespace lakegc::testing;
 using namespace lakegc::testing::prop;
@@ -108,3 +110,5 @@ TEST_CASE("the generated tables reach every branch of the planner") {
   CHECK(cov.savepoints * 10 >= cov.cases);
   CHECK(cov.compaction_over_history >= 10);
 }
+
+}  // namespace lakegc::tests::reference_test

@@ -8,6 +8,8 @@
 #include "properties.hpp"
 #include "scenario.hpp"
 
+namespace lakegc::tests::safety_test {
+
 using namespace lakegc;
 using namespace lakegc::testing;
 using namespace lakegc::testing::prop;
@@ -81,3 +83,5 @@ TEST_CASE("property: a clean run by the service keeps protected files and report
     RC_ASSERT(before.size() - after.size() == report.files_deleted());
   });
 }
+
+}  // namespace lakegc::tests::safety_test

@@ -10,6 +10,8 @@
 #include "properties.hpp"
 #include "scenario.hpp"
 
+namespace lakegc::tests::verdict_test {
+
 using namespace lakegc;
 using namespace lakegc::testing;
 using namespace lakegc::testing::prop;
@@ -61,3 +63,5 @@ TEST_CASE("property: every slice gets one verdict, and the verdicts are the plan
     RC_ASSERT(verdicts.size() == slices);
   });
 }
+
+}  // namespace lakegc::tests::verdict_test

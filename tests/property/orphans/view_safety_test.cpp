@@ -21,6 +21,8 @@
 #include "lakegc/sim/sweep_flaws.hpp"
 #include "rc_doctest.hpp"
 
+namespace lakegc::tests::view_safety_test {
+
 using namespace lakegc;
 using namespace lakegc::testing;
 using namespace lakegc::testing::orphans;
@@ -162,3 +164,5 @@ TEST_CASE("layout 1: a failed write's file between a pending first write and the
   CHECK_FALSE(o2.violation.has_value());
   CHECK(o2.candidates == 1);
 }
+
+}  // namespace lakegc::tests::view_safety_test

@@ -22,6 +22,8 @@
 #include "lakegc/sim/world.hpp"
 #include "rc_doctest.hpp"
 
+namespace lakegc::tests::schedule_state_test {
+
 using namespace lakegc;
 using namespace lakegc::sim;
 
@@ -242,3 +244,5 @@ TEST_CASE("library gap (d): the schedule that found it fails without the archive
   const auto with = rc::detail::checkTestable(property(0), metadata, params);
   CHECK(with.template is<rc::detail::SuccessResult>());
 }
+
+}  // namespace lakegc::tests::schedule_state_test

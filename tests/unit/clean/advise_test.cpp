@@ -6,6 +6,8 @@
 #include "clean_fixture.hpp"
 #include "lakegc/plan/advise.hpp"
 
+namespace lakegc::tests::advise_test {
+
 using namespace lakegc;
 using namespace lakegc::testing;
 
@@ -125,3 +127,5 @@ TEST_CASE("issue 19: a recommendation keeps the seed example's query files; one 
   CHECK(keeps(n));
   CHECK_FALSE(keeps(n - 1));
 }
+
+}  // namespace lakegc::tests::advise_test

@@ -11,6 +11,8 @@
 #include "lakegc/plan/plan_archive.hpp"
 #include "lakegc/policy/archive_config.hpp"
 
+namespace lakegc::tests::archive_test {
+
 using namespace lakegc;
 using namespace lakegc::testing;
 
@@ -480,3 +482,5 @@ TEST_CASE("archive config: Hudi's keys, defaults and errors") {
                                          {"hoodie.clean.policy", "KEEP_LATEST_FILE_VERSIONS"}})
             .ok());
 }
+
+}  // namespace lakegc::tests::archive_test

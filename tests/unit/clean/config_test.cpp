@@ -9,6 +9,8 @@
 #include "clean_fixture.hpp"
 #include "lakegc/policy/config.hpp"
 
+namespace lakegc::tests::config_test {
+
 using namespace lakegc;
 using namespace lakegc::config;
 
@@ -291,3 +293,5 @@ TEST_CASE("parse_properties: errors name the file and line") {
   REQUIRE_FALSE(bad_escape.ok());
   CHECK(message_of(bad_escape.status()).find("job.properties:3") != std::string_view::npos);
 }
+
+}  // namespace lakegc::tests::config_test

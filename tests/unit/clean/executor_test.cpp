@@ -14,6 +14,8 @@
 #include "clean_fixture.hpp"
 #include "lakegc/exec/clean_report.hpp"
 
+namespace lakegc::tests::executor_test {
+
 using namespace lakegc;
 using namespace lakegc::testing;
 
@@ -317,3 +319,5 @@ TEST_CASE("the run's report: text for people, JSON for machines, with the same f
   CHECK(doc["cleans"].get_array().value().size() == 0);
   CHECK(doc["skipped_reason"].get_string().value() == idle.skipped_reason);
 }
+
+}  // namespace lakegc::tests::executor_test

@@ -6,6 +6,8 @@
 
 #include "clean_fixture.hpp"
 
+namespace lakegc::tests::listing_test {
+
 using namespace lakegc;
 using namespace lakegc::testing;
 
@@ -156,3 +158,5 @@ TEST_CASE("issue 18: a listing lacking a compaction's base file skips the partit
   CHECK(next.files_per_partition.contains("p"));
   CHECK(next.skipped_partitions.empty());
 }
+
+}  // namespace lakegc::tests::listing_test

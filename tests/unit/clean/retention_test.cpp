@@ -4,6 +4,8 @@
 
 #include "clean_fixture.hpp"
 
+namespace lakegc::tests::retention_test {
+
 using namespace lakegc;
 using namespace lakegc::testing;
 
@@ -404,3 +406,5 @@ TEST_CASE("interop seed 2: a slice holding a file a pending write's markers name
   CHECK(planned_slices(t.plan(versions(guard::savepoints, guard::pending_table_services)), "p") ==
         std::set<InstantTime>{b0});
 }
+
+}  // namespace lakegc::tests::retention_test

@@ -6,6 +6,8 @@
 
 #include "clean_fixture.hpp"
 
+namespace lakegc::tests::scope_test {
+
 using namespace lakegc;
 using namespace lakegc::testing;
 
@@ -434,3 +436,5 @@ TEST_CASE("one pending clean at a time: a pending clean that cannot finish block
   CHECK(t.clean(policy).executed.has_value());
   CHECK(t.md().timeline.cleans().size() == 2);
 }
+
+}  // namespace lakegc::tests::scope_test

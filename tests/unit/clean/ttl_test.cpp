@@ -8,6 +8,8 @@
 #include "lakegc/plan/plan_ttl.hpp"
 #include "lakegc/policy/ttl_config.hpp"
 
+namespace lakegc::tests::ttl_test {
+
 using namespace lakegc;
 using namespace lakegc::testing;
 
@@ -341,3 +343,5 @@ TEST_CASE("hoodie.partition.ttl.* settings") {
 }
 
 }  // TEST_SUITE
+
+}  // namespace lakegc::tests::ttl_test

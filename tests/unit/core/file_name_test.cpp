@@ -5,6 +5,8 @@
 
 #include "lakegc/core/file_name.hpp"
 
+namespace lakegc::tests::file_name_test {
+
 using namespace lakegc;
 
 TEST_CASE("base file names parse into their fields and format back") {
@@ -59,3 +61,5 @@ TEST_CASE("parse_data_file_name tells base from log by the leading dot") {
   CHECK(std::holds_alternative<LogFileName>(parse_data_file_name(".a-0_20240101000000.log.1_0-1-2").value()));
   CHECK(std::holds_alternative<BaseFileName>(parse_data_file_name("a-0_0-1-2_20240101000000.parquet").value()));
 }
+
+}  // namespace lakegc::tests::file_name_test

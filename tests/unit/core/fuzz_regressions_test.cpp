@@ -7,6 +7,8 @@
 #include "lakegc/plan/inventory.hpp"
 #include "lakegc/policy/config.hpp"
 
+namespace lakegc::tests::fuzz_regressions_test {
+
 using namespace lakegc;
 
 namespace {
@@ -64,3 +66,5 @@ TEST_CASE("an inventory path with an empty, '.' or '..' segment is not under the
   REQUIRE(ok.ok());
   CHECK(**ok == "p=1/..f.parquet");
 }
+
+}  // namespace lakegc::tests::fuzz_regressions_test

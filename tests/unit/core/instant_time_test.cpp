@@ -5,6 +5,8 @@
 
 #include "lakegc/core/instant_time.hpp"
 
+namespace lakegc::tests::instant_time_test {
+
 using lakegc::InstantTime;
 using lakegc::TimelineTimezone;
 
@@ -63,3 +65,5 @@ TEST_CASE("special instants are not dates") {
   CHECK_FALSE(t("00000000000001").to_epoch_ms(TimelineTimezone::utc).ok());
   CHECK_FALSE(t("20240230000000000").to_epoch_ms(TimelineTimezone::utc).ok());
 }
+
+}  // namespace lakegc::tests::instant_time_test

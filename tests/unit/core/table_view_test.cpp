@@ -5,6 +5,8 @@
 
 #include "lakegc/core/table_view.hpp"
 
+namespace lakegc::tests::table_view_test {
+
 using namespace lakegc;
 
 namespace {
@@ -141,3 +143,5 @@ TEST_CASE("a speculative duplicate: the file commit metadata names wins") {
     CHECK(v.uncommitted_files().size() == 1);
   }
 }
+
+}  // namespace lakegc::tests::table_view_test

@@ -6,6 +6,8 @@
 #include "lakegc/core/timeline.hpp"
 #include "lakegc/hudi/timeline_file_name.hpp"
 
+namespace lakegc::tests::timeline_test {
+
 using namespace lakegc;
 
 namespace {
@@ -148,3 +150,5 @@ TEST_CASE("issue 11: a savepoint shares its commit's time; the archive horizon s
                              Instant{t1, std::nullopt, Action::clean, State::completed}});
   CHECK_FALSE(dup.ok());
 }
+
+}  // namespace lakegc::tests::timeline_test

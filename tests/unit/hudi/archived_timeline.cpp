@@ -16,6 +16,8 @@
 #include "lakegc/storage/memory_storage.hpp"
 #include "test_util.hpp"
 
+namespace lakegc::tests::archived_timeline {
+
 using namespace lakegc::hudi;
 using namespace lakegc::hudi::testing;
 using avro::datum;
@@ -133,3 +135,5 @@ TEST_CASE("no archive folder is an empty archived timeline; a bad entry is an er
   props.raw["hoodie.archivelog.folder"] = "../elsewhere";
   CHECK(read_archived_timeline(storage, props).status().code() == absl::StatusCode::kInvalidArgument);
 }
+
+}  // namespace lakegc::tests::archived_timeline

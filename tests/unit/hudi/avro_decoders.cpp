@@ -9,6 +9,8 @@
 #include "hudi_schemas.hpp"
 #include "test_util.hpp"
 
+namespace lakegc::tests::avro_decoders {
+
 using namespace lakegc::hudi;
 using namespace lakegc::hudi::testing;
 using lakegc::testing::kCompactionSchema;
@@ -173,3 +175,5 @@ TEST_CASE("an Avro field of the wrong type is an error naming it") {
         "20260307135657661_20260307135659468.commit: expected Avro HoodieCommitMetadata: partitionToWriteStats: "
         "expected map, found array");
 }
+
+}  // namespace lakegc::tests::avro_decoders

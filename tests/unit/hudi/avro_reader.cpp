@@ -10,6 +10,8 @@
 #include "lakegc/hudi/metadata_codec.hpp"
 #include "test_util.hpp"
 
+namespace lakegc::tests::avro_reader {
+
 using namespace lakegc::hudi;
 using lakegc::hudi::avro::datum;
 using namespace lakegc::hudi::testing;
@@ -178,3 +180,5 @@ TEST_CASE("a decoder given another record type says which one it found") {
         "1.clean.requested: expected Avro HoodieCleanerPlan: top level: expected that record, found record "
         "org.apache.hudi.avro.model.HoodieRollbackPlan");
 }
+
+}  // namespace lakegc::tests::avro_reader

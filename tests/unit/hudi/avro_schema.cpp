@@ -16,6 +16,8 @@
 #include "lakegc/hudi/metadata_codec.hpp"
 #include "test_util.hpp"
 
+namespace lakegc::tests::avro_schema {
+
 using namespace lakegc::hudi;
 using namespace lakegc::hudi::testing;
 
@@ -143,3 +145,5 @@ TEST_CASE("fuzz finding: a commit file whose schema defines HoodieRuntimeStats t
   CHECK(to_string(m.status()).find("the schema defines the named type 'org.apache.hudi.avro.model.HoodieRuntimeStats' "
                                    "twice") != std::string::npos);
 }
+
+}  // namespace lakegc::tests::avro_schema

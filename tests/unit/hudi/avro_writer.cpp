@@ -12,6 +12,8 @@
 #include "lakegc/hudi/metadata_codec.hpp"
 #include "test_util.hpp"
 
+namespace lakegc::tests::avro_writer {
+
 using namespace lakegc::hudi;
 using lakegc::hudi::testing::to_string;
 
@@ -243,3 +245,5 @@ TEST_CASE("a plan far larger than Avro C's 16 KiB file-writer block encodes and 
   HUDI_REQUIRE_OK(out);
   CHECK(*out == in);
 }
+
+}  // namespace lakegc::tests::avro_writer

@@ -12,6 +12,8 @@
 #include "lakegc/hudi/metadata_codec.hpp"
 #include "test_util.hpp"
 
+namespace lakegc::tests::damaged_input {
+
 using namespace lakegc::hudi;
 using namespace lakegc::hudi::testing;
 
@@ -198,3 +200,5 @@ TEST_CASE("hostile JSON returns") {
   decode_all(std::string("{\"a\":\"\0\"}", 9));
   decode_all("{\"a\":123456789012345678901234567890}");
 }
+
+}  // namespace lakegc::tests::damaged_input

@@ -8,6 +8,8 @@
 #include "lakegc/hudi/metadata_codec.hpp"
 #include "test_util.hpp"
 
+namespace lakegc::tests::json_commit {
+
 using lakegc::hudi::CommitMetadata;
 using lakegc::hudi::decode_commit_metadata;
 using lakegc::hudi::detect_encoding;
@@ -237,3 +239,5 @@ TEST_CASE("decoders of Avro-only files reject JSON and empty files, naming the f
   HUDI_REQUIRE_OK(clustering);
   CHECK(clustering->input_file_groups.empty());
 }
+
+}  // namespace lakegc::tests::json_commit

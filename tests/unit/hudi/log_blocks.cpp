@@ -16,6 +16,8 @@
 #include "lakegc/hudi/log/write_block.hpp"
 #include "test_util.hpp"
 
+namespace lakegc::tests::log_blocks {
+
 using namespace lakegc::hudi;
 using namespace lakegc::hudi::testing;
 using avro::datum;
@@ -168,3 +170,5 @@ TEST_CASE("a data block without SCHEMA, or with records past its content, is an 
   extra.content += "x";
   CHECK(log::decode_avro_records(extra, "f").status().code() == absl::StatusCode::kDataLoss);
 }
+
+}  // namespace lakegc::tests::log_blocks

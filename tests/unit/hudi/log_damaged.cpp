@@ -15,6 +15,8 @@
 #include "lakegc/hudi/log/write_block.hpp"
 #include "test_util.hpp"
 
+namespace lakegc::tests::log_damaged {
+
 using namespace lakegc::hudi;
 using namespace lakegc::hudi::testing;
 using avro::datum;
@@ -144,3 +146,5 @@ TEST_CASE("every single-bit flip of a small log file returns") {
     }
   }
 }
+
+}  // namespace lakegc::tests::log_damaged

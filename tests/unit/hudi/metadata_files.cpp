@@ -16,6 +16,8 @@
 #include "lakegc/storage/memory_storage.hpp"
 #include "test_util.hpp"
 
+namespace lakegc::tests::metadata_files {
+
 using namespace lakegc::hudi;
 using namespace lakegc::hudi::metadata_table;
 using namespace lakegc::hudi::testing;
@@ -139,3 +141,5 @@ TEST_CASE("a log scan keeps valid blocks in order and skips failed, rolled-back 
   CHECK(scan->records[1].key == "q");
   CHECK_FALSE(scan->records[1].record.has_value());
 }
+
+}  // namespace lakegc::tests::metadata_files

@@ -4,6 +4,8 @@
 
 #include "lakegc/plan/inventory.hpp"
 
+namespace lakegc::tests::inventory_test {
+
 using namespace lakegc;
 
 namespace {
@@ -69,3 +71,5 @@ TEST_CASE("bad lines are errors naming the file and line") {
     CHECK(std::string(message_of(st)).find("inv.csv:1") != std::string::npos);
   }
 }
+
+}  // namespace lakegc::tests::inventory_test

@@ -5,6 +5,8 @@
 #include "../clean/clean_fixture.hpp"
 #include "lakegc/exec/orphan_executor.hpp"
 
+namespace lakegc::tests::orphan_sweep_test {
+
 using namespace lakegc;
 using namespace lakegc::testing;
 
@@ -290,3 +292,5 @@ TEST_CASE("delete_orphans removes exactly the planned files; missing ones count 
   CHECK(t.storage.file_count() == before - 1);
   CHECK(t.files("p").size() == 1);
 }
+
+}  // namespace lakegc::tests::orphan_sweep_test

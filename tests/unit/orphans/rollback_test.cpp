@@ -4,6 +4,8 @@
 #include "lakegc/exec/prewrite.hpp"
 #include "lakegc/exec/rollback_executor.hpp"
 
+namespace lakegc::tests::rollback_test {
+
 using namespace lakegc;
 using namespace lakegc::testing;
 
@@ -252,3 +254,5 @@ TEST_CASE("issue 11: a multi-writer concurrency mode forces LAZY failed-write ro
   CHECK(r->rollback.instants_rolled_back == 0);
   CHECK(t.exists("p", other.info.files[0].name));
 }
+
+}  // namespace lakegc::tests::rollback_test

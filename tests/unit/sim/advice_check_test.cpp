@@ -9,6 +9,8 @@
 #include "lakegc/sim/advice_check.hpp"
 #include "sim_fixture.hpp"
 
+namespace lakegc::tests::advice_check_test {
+
 using namespace lakegc;
 using namespace lakegc::sim;
 using namespace lakegc::sim::testing;
@@ -170,3 +172,5 @@ TEST_CASE("a share of queries runs exactly the longest; the default swarm's draw
   CHECK(at_max * 4 > queries);  // about half
   CHECK(at_max < queries);
 }
+
+}  // namespace lakegc::tests::advice_check_test

@@ -8,6 +8,8 @@
 #include "lakegc/sim/simulation.hpp"
 #include "sim_fixture.hpp"
 
+namespace lakegc::tests::archiver_test {
+
 using namespace lakegc;
 using namespace lakegc::sim;
 using namespace lakegc::sim::testing;
@@ -275,3 +277,5 @@ TEST_CASE("canary controls: the focused swarms of the archival canaries hold wit
     CHECK_MESSAGE(r.ok(), "seed ", seed, ": ", (r.violations.empty() ? std::string() : r.violations.front().describe()));
   }
 }
+
+}  // namespace lakegc::tests::archiver_test

@@ -7,6 +7,8 @@
 #include "lakegc/sim/checkers.hpp"
 #include "sim_fixture.hpp"
 
+namespace lakegc::tests::checkers_test {
+
 using namespace lakegc;
 using namespace lakegc::sim;
 using namespace lakegc::sim::testing;
@@ -94,3 +96,5 @@ TEST_CASE("the checks report a promised file that a clean deleted") {
   CHECK(w.table.violations.front().invariant == Invariant::I4_no_loss);
   CHECK(w.table.violations.front().file == victim);
 }
+
+}  // namespace lakegc::tests::checkers_test

@@ -8,6 +8,8 @@
 
 #include "lakegc/sim/prng.hpp"
 
+namespace lakegc::tests::prng_test {
+
 using lakegc::sim::Rng;
 
 TEST_CASE("the same seed gives the same sequence, another seed another") {
@@ -60,3 +62,5 @@ TEST_CASE("chance is exact at its ends and roughly right in between") {
   CHECK(hits > 2200);
   CHECK(hits < 2800);
 }
+
+}  // namespace lakegc::tests::prng_test

@@ -4,6 +4,8 @@
 #include "lakegc/sim/promise.hpp"
 #include "printers.hpp"
 
+namespace lakegc::tests::promise_test {
+
 using namespace lakegc;
 using namespace lakegc::sim;
 
@@ -72,3 +74,5 @@ TEST_CASE("any_of(boundary, versions) promises the boundary; all_of only the lat
   r.keep_if_either = false;
   CHECK(make_promise(r, tl, {}, 0).kind == PromiseKind::latest);
 }
+
+}  // namespace lakegc::tests::promise_test

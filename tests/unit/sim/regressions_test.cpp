@@ -12,6 +12,8 @@
 #include "lakegc/sim/simulation.hpp"
 #include "sim_fixture.hpp"
 
+namespace lakegc::tests::regressions_test {
+
 using namespace lakegc;
 using namespace lakegc::sim;
 using namespace lakegc::sim::testing;
@@ -110,3 +112,5 @@ TEST_CASE("issue 18: seeds 104775 and 116779 (a clean right after a truncated li
     CHECK(r.stats.events > 100);  // the run got going
   }
 }
+
+}  // namespace lakegc::tests::regressions_test

@@ -5,6 +5,8 @@
 
 #include "lakegc/sim/scheduler.hpp"
 
+namespace lakegc::tests::scheduler_test {
+
 using namespace lakegc::sim;
 
 TEST_CASE("events run in time order, ties in the order they were scheduled") {
@@ -38,3 +40,5 @@ TEST_CASE("time jumps to the next event and never goes back") {
   CHECK_FALSE(s.run_next());
   CHECK(s.next_time() == -1);
 }
+
+}  // namespace lakegc::tests::scheduler_test

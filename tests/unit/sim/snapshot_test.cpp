@@ -4,6 +4,8 @@
 #include "lakegc/sim/snapshot.hpp"
 #include "sim_fixture.hpp"
 
+namespace lakegc::tests::snapshot_test {
+
 using namespace lakegc;
 using namespace lakegc::sim;
 using namespace lakegc::sim::testing;
@@ -63,3 +65,5 @@ TEST_CASE("layout 1: logs written after the snapshot are not part of it") {
   CHECK(t.snapshot(2) == std::vector<std::string>{l2, a1});
   CHECK(t.snapshot(4) == std::vector<std::string>{l4, a3});
 }
+
+}  // namespace lakegc::tests::snapshot_test

@@ -6,6 +6,8 @@
 #include "lakegc/sim/simulation.hpp"
 #include "sim_fixture.hpp"
 
+namespace lakegc::tests::sweeper_test {
+
 using namespace lakegc;
 using namespace lakegc::sim;
 using namespace lakegc::sim::testing;
@@ -215,3 +217,5 @@ TEST_CASE("canary orphans-all-actions-start: with an old clean left by archival,
     }
   }
 }
+
+}  // namespace lakegc::tests::sweeper_test

@@ -6,6 +6,8 @@
 #include "lakegc/sim/verify.hpp"
 #include "sim_fixture.hpp"
 
+namespace lakegc::tests::world_test {
+
 using namespace lakegc;
 using namespace lakegc::sim;
 using namespace lakegc::sim::testing;
@@ -131,3 +133,5 @@ TEST_CASE("verify: the default policy holds, an unguarded one yields a replayabl
   CHECK(again.counterexample->violation.file == r.counterexample->violation.file);
   CHECK(lines > 0);
 }
+
+}  // namespace lakegc::tests::world_test

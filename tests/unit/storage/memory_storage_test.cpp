@@ -11,7 +11,7 @@
 
 #include "fixtures.hpp"
 
-namespace lakegc {
+namespace lakegc::tests::memory_storage_test {
 namespace {
 
 using testing::listed_paths;
@@ -257,4 +257,4 @@ TEST_CASE("the visitor may remove what it is given; the walk goes on") {
 }
 
 }  // namespace
-}  // namespace lakegc
+}  // namespace lakegc::tests::memory_storage_test

@@ -20,7 +20,7 @@
 #include "lakegc/storage/posix_storage.hpp"
 #include "rc_doctest.hpp"
 
-namespace lakegc {
+namespace lakegc::tests::models_agree_test {
 namespace {
 
 const std::vector<std::string> names = {"a", "a.b", "a-", "a0", "b", ".h", "\xc3\xa9"};
@@ -135,4 +135,4 @@ TEST_CASE("memory_storage and posix_storage agree call for call on random trees"
 }
 
 }  // namespace
-}  // namespace lakegc
+}  // namespace lakegc::tests::models_agree_test

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace lakegc {
+namespace lakegc::tests::path_test {
 namespace {
 
 using namespace std::string_literals;
@@ -84,4 +84,4 @@ TEST_CASE("listing_order is a depth-first walk in byte order, not plain byte ord
 }
 
 }  // namespace
-}  // namespace lakegc
+}  // namespace lakegc::tests::path_test

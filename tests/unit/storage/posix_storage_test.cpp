@@ -21,7 +21,7 @@
 
 #include "fixtures.hpp"
 
-namespace lakegc {
+namespace lakegc::tests::posix_storage_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -233,4 +233,4 @@ TEST_CASE("posix_storage moves, keeping its root descriptor") {
 }
 
 }  // namespace
-}  // namespace lakegc
+}  // namespace lakegc::tests::posix_storage_test

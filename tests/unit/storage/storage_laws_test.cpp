@@ -12,7 +12,7 @@
 #include "lakegc/core/status.hpp"
 #include "lakegc/storage/storage.hpp"
 
-namespace lakegc {
+namespace lakegc::tests::storage_laws_test {
 namespace {
 
 using namespace std::string_literals;
@@ -280,4 +280,4 @@ TEST_CASE_TEMPLATE("remove_batch returns one status per path, in order", M, STOR
 }
 
 }  // namespace
-}  // namespace lakegc
+}  // namespace lakegc::tests::storage_laws_test

@@ -12,6 +12,8 @@
 #include "lakegc/storage/posix_storage.hpp"
 #include "tool_fixture.hpp"
 
+namespace lakegc::tests::clean_files_test {
+
 using namespace lakegc;
 using namespace lakegc::testing;
 
@@ -274,3 +276,5 @@ TEST_CASE("run_clean over a table written by table_writer, through hudi::journal
   TOOL_REQUIRE_OK(again);
   CHECK_FALSE(again->executed.has_value());
 }
+
+}  // namespace lakegc::tests::clean_files_test

@@ -10,6 +10,8 @@
 #include "lakegc/plan/plan_rollback.hpp"
 #include "tool_fixture.hpp"
 
+namespace lakegc::tests::journal_test {
+
 using namespace lakegc;
 using namespace lakegc::testing;
 
@@ -210,3 +212,5 @@ TEST_CASE("a marker of a pending write that does not follow the grammar is an er
     CHECK_MESSAGE(msg(md.status()).find(bad) != std::string::npos, msg(md.status()));
   }
 }
+
+}  // namespace lakegc::tests::journal_test

@@ -7,6 +7,8 @@
 
 #include "lakegc/hudi/table_properties.hpp"
 
+namespace lakegc::tests::properties_test {
+
 using namespace lakegc;
 using namespace lakegc::hudi;
 
@@ -118,3 +120,5 @@ TEST_CASE("values lakegc does not know are errors naming the file and the key") 
     CHECK_MESSAGE(message(p.status()).find(c.expected) != std::string::npos, message(p.status()));
   }
 }
+
+}  // namespace lakegc::tests::properties_test

@@ -9,6 +9,8 @@
 #include "lakegc/hudi/metadata_codec.hpp"
 #include "tool_fixture.hpp"
 
+namespace lakegc::tests::writer_test {
+
 using namespace lakegc;
 using namespace lakegc::testing;
 
@@ -167,3 +169,5 @@ TEST_CASE("Copy-on-Write tables refuse log files") {
   CHECK(absl::IsFailedPrecondition(
       w->write_log_file(instant("20260101000000000"), "", writer_t::file_id(1), "x").status()));
 }
+
+}  // namespace lakegc::tests::writer_test
