@@ -22,6 +22,7 @@
 #include "args.hpp"
 #include "lakegc/exec/clean_report.hpp"
 #include "lakegc/hudi/lock.hpp"
+#include "lakegc/hudi/metadata_table/clean_update.hpp"
 #include "lakegc/storage/crash_storage.hpp"
 #include "inspect.hpp"
 #include "orphans.hpp"
@@ -124,8 +125,14 @@ TABLE/.hoodie/lock) to schedule and to complete the clean, as Hudi does.
 Any other provider, or none: lakegc refuses unless --no-concurrent-writers
 says that no writer is running.
 
-Refused (exit 1, nothing deleted, the reason named): a table with a metadata
-table (lakegc cannot record deletions there yet), a bootstrap table, a table
+With a metadata table, each clean's deletions are recorded in its `files`
+partition (a deltacommit at the clean's instant) before the clean completes,
+as Hudi does.
+
+Refused (exit 1, nothing deleted, the reason named): a metadata-table
+partition Hudi updates on clean that lakegc does not (column_stats,
+bloom_filters, expression indexes), a pending metadata-table instant lakegc
+cannot continue, a files partition it cannot read, a bootstrap table, a table
 version above 9, a lock it cannot take.
 
 options:
@@ -334,12 +341,6 @@ inline std::optional<std::string> execute_refusal(const Table& table) {
                        "files; nothing was deleted",
                        *p.bootstrap_base_path);
   }
-  if (!p.metadata_partitions.empty()) {
-    return fmt::format("the table has a metadata table (partitions {}): readers list files through it, and lakegc "
-                       "cannot record deletions there yet, so they would list files that are gone; nothing was "
-                       "deleted (run Hudi's cleaner, or disable the metadata table)",
-                       fmt::join(p.metadata_partitions, ", "));
-  }
   return std::nullopt;
 }
 
@@ -400,6 +401,26 @@ inline int run_clean(std::span<const std::string> args) {
   if (lock) options.lock = &*lock;
   CleanContext ctx;
   ctx.now_ms = now;
+  // The metadata table: checked before anything is deleted, written before
+  // each clean completes (hudi/metadata_table/clean_update.hpp).
+  std::vector<std::string> mdt_updated;
+  const hudi::TableProperties& props_of_table = journal->properties();
+  if (!hudi::metadata_table::metadata_partitions_to_update(props_of_table).empty()) {
+    auto timeline = journal->load_timeline();
+    if (!timeline.ok()) return detail::input_error(timeline.status());
+    const InstantTime floor = allocate_instant((*table)->metadata, now);
+    if (Status st = hudi::metadata_table::check_clean_update(storage, props_of_table, *timeline, (*table)->path, floor);
+        !st.ok()) {
+      return refuse(fmt::format("{}; nothing was deleted (run Hudi's cleaner)", message_of(st)));
+    }
+    options.before_complete = [&](const InstantTime& t, const CleanMetadata& m) -> Status {
+      auto done = hudi::metadata_table::write_clean_deltacommit(storage, props_of_table, (*table)->path, t, m,
+                                                                detail::wall_clock_ms);
+      if (!done.ok()) return done.status();
+      mdt_updated = {std::string(hudi::metadata_table::files_partition_name)};
+      return Status();
+    };
+  }
   auto report = lakegc::run_clean(storage, *journal, *policy, ctx, options);
   if (!report.ok()) {
     const bool lock_failed = lock && absl::IsFailedPrecondition(report.status());
@@ -412,12 +433,15 @@ inline int run_clean(std::span<const std::string> args) {
     j.begin_object();
     j.key("table").value((*table)->path);
     j.key("lock").value(lock_text);
-    j.key("metadata_table_partitions_updated").strings({});
+    j.key("metadata_table_partitions_updated").strings(mdt_updated);
     write_json_fields(j, *report);
     j.end_object();
     detail::print_out(j.str());
   } else {
-    detail::print_out(fmt::format("{}lock: {}\n", to_text(*report), lock_text));
+    detail::print_out(fmt::format("{}lock: {}\n{}", to_text(*report), lock_text,
+                                  mdt_updated.empty() ? std::string()
+                                                      : fmt::format("metadata table: {} updated\n",
+                                                                    fmt::join(mdt_updated, ", "))));
   }
   return exit_ok;
 }

@@ -40,6 +40,12 @@ struct ExecuteOptions {
   /// The table's lock, held while a clean is scheduled and while it is
   /// completed (exec/table_lock.hpp); none when no other writer can run.
   const TableLock* lock = nullptr;
+  /// Called under the lock after the deletes, just before the clean
+  /// completes, with its metadata: where a table format records the clean
+  /// elsewhere first (Hudi's metadata table: CleanActionExecutor.runClean
+  /// writes it before completing the clean; hudi/metadata_table/clean_update.hpp).
+  /// An error leaves the clean inflight, so the next run finishes it.
+  std::function<Status(const InstantTime&, const CleanMetadata&)> before_complete;
 };
 
 /// What one executed clean did.
@@ -169,6 +175,10 @@ StatusOr<CleanOutcome> execute_clean(S& storage, J& journal, const InstantTime& 
   // Completing is a state change: under the table's lock, as Hudi does.
   TableLockHold hold(options.lock);
   LAKEGC_RETURN_IF_ERROR(annotate(hold.status(), fmt::format("clean {}: taking the table lock to complete", instant)));
+  if (options.before_complete) {
+    LAKEGC_RETURN_IF_ERROR(annotate(options.before_complete(instant, md),
+                                    fmt::format("clean {} (the clean stays inflight)", instant)));
+  }
   LAKEGC_RETURN_IF_ERROR(annotate(journal.complete_clean(instant, md), fmt::format("clean {}", instant)));
   LAKEGC_RETURN_IF_ERROR(annotate(hold.release(), fmt::format("clean {}: releasing the table lock", instant)));
   return out;
