@@ -74,7 +74,7 @@ inline std::uint64_t view_bytes(const TableView& v) {
 }
 
 // The runtime policy for one recommendation's hoodie.* lines.
-inline StatusOr<config::runtime_cleaning_policy> policy_of(const std::map<std::string, std::string>& lines) {
+[[nodiscard]] inline StatusOr<config::runtime_cleaning_policy> policy_of(const std::map<std::string, std::string>& lines) {
   config::Properties props(lines.begin(), lines.end());
   props["hoodie.clean.incremental.enabled"] = "false";  // the cost of the policy, not of one incremental window
   return config::from_properties(props);
@@ -84,7 +84,7 @@ inline StatusOr<config::runtime_cleaning_policy> policy_of(const std::map<std::s
 
 /// Builds the report: advice from the metadata, then each policy planned on
 /// the table for its cost.
-inline StatusOr<AdviseReport> advise_report(Table& table, const AdviseOptions& o,
+[[nodiscard]] inline StatusOr<AdviseReport> advise_report(Table& table, const AdviseOptions& o,
                                             const std::optional<config::Properties>& current, std::int64_t now_ms,
                                             bool show_progress = false) {
   AdviseReport r;

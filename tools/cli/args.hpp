@@ -41,7 +41,7 @@ struct ParsedArgs {
 
 /// Parses `args` (after the command words). `flags` take no value;
 /// `options` take one each time they appear.
-inline StatusOr<ParsedArgs> parse_args(std::span<const std::string> args, const std::set<std::string>& flags,
+[[nodiscard]] inline StatusOr<ParsedArgs> parse_args(std::span<const std::string> args, const std::set<std::string>& flags,
                                        const std::set<std::string>& options) {
   ParsedArgs out;
   bool options_done = false;

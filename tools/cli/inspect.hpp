@@ -39,7 +39,7 @@ struct InspectReport {
 };
 
 /// Builds the report for an opened table.
-inline StatusOr<InspectReport> inspect(Table& table, std::optional<InstantTime> as_of, bool show_progress = false) {
+[[nodiscard]] inline StatusOr<InspectReport> inspect(Table& table, std::optional<InstantTime> as_of, bool show_progress = false) {
   InspectReport r;
   r.path = table.path;
   r.properties = table.journal->properties();

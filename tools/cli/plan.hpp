@@ -71,7 +71,7 @@ inline std::string describe(const config::runtime_cleaning_policy& p) {
 }
 
 /// Reads a Java properties file (a user's Spark or Hudi config).
-inline StatusOr<config::Properties> read_properties_file(const std::string& path) {
+[[nodiscard]] inline StatusOr<config::Properties> read_properties_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     return absl::InvalidArgumentError(fmt::format("{}: is a directory, expected a properties file", path));
@@ -90,7 +90,7 @@ inline StatusOr<config::Properties> read_properties_file(const std::string& path
 
 /// Plans a clean of an opened table under `props`, as of wall-clock
 /// `now_ms` (which only KEEP_LATEST_BY_HOURS reads).
-inline StatusOr<PlanReport> plan_clean_report(Table& table, const config::Properties& props, std::int64_t now_ms,
+[[nodiscard]] inline StatusOr<PlanReport> plan_clean_report(Table& table, const config::Properties& props, std::int64_t now_ms,
                                               bool show_progress = false) {
   LAKEGC_ASSIGN_OR_RETURN(config::runtime_cleaning_policy policy, config::from_properties(props));
   PlanReport r;

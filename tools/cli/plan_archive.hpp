@@ -101,7 +101,7 @@ inline ArchiveMetadataTable read_metadata_table(Table& table) {
 // Layout 1: the modification time of each instant's newest file (the one
 // of its current state), formatted in the JVM's zone, as Hudi 1.x's
 // InstantGeneratorV1 makes it the instant's completion time.
-inline StatusOr<std::map<InstantTime, InstantTime>> layout1_modification_times(Table& table) {
+[[nodiscard]] inline StatusOr<std::map<InstantTime, InstantTime>> layout1_modification_times(Table& table) {
   std::map<InstantTime, InstantTime> out;
   LAKEGC_ASSIGN_OR_RETURN(auto files, table.journal->list_timeline());
   for (const auto& f : files) {
@@ -116,7 +116,7 @@ inline StatusOr<std::map<InstantTime, InstantTime>> layout1_modification_times(T
 }  // namespace detail
 
 /// Plans archival for an opened table.
-inline StatusOr<ArchiveReport> plan_archive_report(Table& table, const config::Properties& props,
+[[nodiscard]] inline StatusOr<ArchiveReport> plan_archive_report(Table& table, const config::Properties& props,
                                                    bool show_progress = false) {
   ArchiveReport r;
   r.path = table.path;

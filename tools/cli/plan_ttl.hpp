@@ -64,7 +64,7 @@ struct TtlReport {
 };
 
 /// Plans TTL for an opened table as of `ttl_instant`.
-inline StatusOr<TtlReport> plan_ttl_report(Table& table, const config::Properties& props,
+[[nodiscard]] inline StatusOr<TtlReport> plan_ttl_report(Table& table, const config::Properties& props,
                                            const InstantTime& ttl_instant, bool show_progress = false) {
   LAKEGC_ASSIGN_OR_RETURN(TtlSettings settings, config::ttl_from_properties(props));
   const TableMetadata& md = table.metadata;

@@ -67,7 +67,7 @@ class progress_storage {
   progress_storage(S& inner, listing_progress& progress) : inner_(&inner), progress_(&progress) {}
 
   template <typename Visitor>
-  Status list(std::string_view dir, Visitor&& visit, const ListOptions& options = {}) {
+  [[nodiscard]] Status list(std::string_view dir, Visitor&& visit, const ListOptions& options = {}) {
     return inner_->list(
         dir,
         [&](const FileEntry& e) {
@@ -76,10 +76,10 @@ class progress_storage {
         },
         options);
   }
-  StatusOr<FileInfo> stat(std::string_view path) { return inner_->stat(path); }
-  StatusOr<std::string> read(std::string_view path) { return inner_->read(path); }
-  Status write_if_absent(std::string_view path, std::string_view bytes) { return inner_->write_if_absent(path, bytes); }
-  Status remove(std::string_view path) { return inner_->remove(path); }
+  [[nodiscard]] StatusOr<FileInfo> stat(std::string_view path) { return inner_->stat(path); }
+  [[nodiscard]] StatusOr<std::string> read(std::string_view path) { return inner_->read(path); }
+  [[nodiscard]] Status write_if_absent(std::string_view path, std::string_view bytes) { return inner_->write_if_absent(path, bytes); }
+  [[nodiscard]] Status remove(std::string_view path) { return inner_->remove(path); }
   std::vector<Status> remove_batch(std::span<const std::string> paths) { return inner_->remove_batch(paths); }
 
  private:
@@ -105,7 +105,7 @@ struct Table {
 
 /// Opens the table at `path` and loads its timeline. Errors name the path
 /// or the file that is wrong.
-inline StatusOr<std::unique_ptr<Table>> open_table(const std::string& path) {
+[[nodiscard]] inline StatusOr<std::unique_ptr<Table>> open_table(const std::string& path) {
   if (path.empty()) return absl::InvalidArgumentError("TABLE: an empty path");
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
@@ -140,7 +140,7 @@ inline TableMetadata metadata_as_of(const TableMetadata& md, const InstantTime& 
 }
 
 /// Lists the table's data files into a view against `md`.
-inline StatusOr<TableView> list_view(Table& table, const TableMetadata& md, bool show_progress) {
+[[nodiscard]] inline StatusOr<TableView> list_view(Table& table, const TableMetadata& md, bool show_progress) {
   listing_progress progress(show_progress);
   progress_storage<posix_storage> storage(*table.storage, progress);
   return load_view(storage, md);

@@ -30,7 +30,7 @@ inline constexpr DurationUnit kDurationUnits[] = {
 /// Parses one or more `<whole number><unit>` terms, units d, h, m, s, each
 /// at most once and largest first (`2d`, `1h30m`, `90m`, `0s`). `what`
 /// names the option or key in the error.
-inline StatusOr<absl::Duration> parse_duration(std::string_view text, std::string_view what) {
+[[nodiscard]] inline StatusOr<absl::Duration> parse_duration(std::string_view text, std::string_view what) {
   auto bad = [&] {
     return absl::InvalidArgumentError(
         fmt::format("{} '{}': expected a duration such as 30m, 5h, 3d or 1h30m", what, text));

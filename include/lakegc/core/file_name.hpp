@@ -83,13 +83,13 @@ inline bool is_file_id(std::string_view s) noexcept {
   return !s.empty() && s.find('_') == std::string_view::npos && s.find('/') == std::string_view::npos &&
          s.front() != '.';
 }
-inline Status bad_name(std::string_view name, std::string_view why) {
+[[nodiscard]] inline Status bad_name(std::string_view name, std::string_view why) {
   return absl::InvalidArgumentError(fmt::format("'{}' is not a Hudi {}", name, why));
 }
 }  // namespace detail
 
 /// Parses `<fileId>_<writeToken>_<instant>.<ext>`.
-inline StatusOr<BaseFileName> parse_base_file_name(std::string_view name) {
+[[nodiscard]] inline StatusOr<BaseFileName> parse_base_file_name(std::string_view name) {
   constexpr std::string_view what = "base file name (<fileId>_<writeToken>_<instant>.<ext>)";
   if (name.empty() || name.front() == '.') return detail::bad_name(name, what);
   const auto u1 = name.find('_');
@@ -117,7 +117,7 @@ inline StatusOr<BaseFileName> parse_base_file_name(std::string_view name) {
 }
 
 /// Parses `.<fileId>_<instant>.log.<version>[_<writeToken>][.cdc|-cdc]`.
-inline StatusOr<LogFileName> parse_log_file_name(std::string_view name) {
+[[nodiscard]] inline StatusOr<LogFileName> parse_log_file_name(std::string_view name) {
   constexpr std::string_view what = "log file name (.<fileId>_<instant>.log.<version>_<writeToken>)";
   if (name.size() < 2 || name.front() != '.') return detail::bad_name(name, what);
   const std::string_view body = name.substr(1);
@@ -171,7 +171,7 @@ inline std::string format_file_name(const LogFileName& f) {
 using DataFileName = std::variant<BaseFileName, LogFileName>;
 
 /// Parses a base or log file name (a leading dot means log).
-inline StatusOr<DataFileName> parse_data_file_name(std::string_view name) {
+[[nodiscard]] inline StatusOr<DataFileName> parse_data_file_name(std::string_view name) {
   if (!name.empty() && name.front() == '.') {
     LAKEGC_ASSIGN_OR_RETURN(auto log, parse_log_file_name(name));
     return DataFileName(std::move(log));

@@ -48,7 +48,7 @@ constexpr std::string_view to_string(Action a) noexcept { return detail::kAction
 constexpr std::string_view to_string(State s) noexcept { return detail::kStateNames[static_cast<int>(s)]; }
 
 /// Parses a timeline action name ("commit", "deltacommit", ...).
-inline StatusOr<Action> parse_action(std::string_view name) {
+[[nodiscard]] inline StatusOr<Action> parse_action(std::string_view name) {
   for (std::size_t i = 0; i < detail::kActionNames.size(); ++i) {
     if (detail::kActionNames[i] == name) return static_cast<Action>(i);
   }

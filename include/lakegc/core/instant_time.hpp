@@ -38,7 +38,7 @@ class InstantTime {
 
   /// Parses 14, 17 or 20 digits. Anything else is InvalidArgument naming the
   /// text.
-  static StatusOr<InstantTime> parse(std::string_view text) {
+  [[nodiscard]] static StatusOr<InstantTime> parse(std::string_view text) {
     if (text.size() != 14 && text.size() != 17 && text.size() != 20) {
       return absl::InvalidArgumentError(fmt::format(
           "invalid instant time '{}': expected 14, 17 or 20 digits (yyyyMMddHHmmss[SSS])", text));
@@ -89,7 +89,7 @@ class InstantTime {
   /// instant counts as the last millisecond of its second, as Hudi's
   /// fixInstantTimeCompatibility pads it with "999". Special values that are
   /// not dates (month 00, ...) are InvalidArgument.
-  StatusOr<std::int64_t> to_epoch_ms(TimelineTimezone tz) const {
+  [[nodiscard]] StatusOr<std::int64_t> to_epoch_ms(TimelineTimezone tz) const {
     std::uint64_t v = head_;
     const auto ms = static_cast<std::int64_t>(digits_ == 14 ? 999 : v % 1000);
     v /= 1000;

@@ -58,7 +58,7 @@ inline void add_metadata(TableViewBuilder& b, const TableMetadata& md) {
 /// Lists `storage` (skipping `.hoodie/`) and builds the view against
 /// `timeline` (pass md.timeline, or an as-of view of it).
 template <Storage S>
-StatusOr<TableView> load_view(S& storage, const TableMetadata& md, const Timeline& timeline) {
+[[nodiscard]] StatusOr<TableView> load_view(S& storage, const TableMetadata& md, const Timeline& timeline) {
   TableViewBuilder b(timeline, md.layout);
   b.require_declared_partitions();
   ListOptions opts;
@@ -82,7 +82,7 @@ StatusOr<TableView> load_view(S& storage, const TableMetadata& md, const Timelin
 }
 
 template <Storage S>
-StatusOr<TableView> load_view(S& storage, const TableMetadata& md) {
+[[nodiscard]] StatusOr<TableView> load_view(S& storage, const TableMetadata& md) {
   return load_view(storage, md, md.timeline);
 }
 

@@ -33,7 +33,7 @@ inline std::string_view message_of(const Status& s) noexcept { return detail::to
 
 /// Returns `s` with `context` prepended to its message ("context: message"),
 /// keeping the code. Used to add the file or key that an error concerns.
-inline Status annotate(const Status& s, std::string_view context) {
+[[nodiscard]] inline Status annotate(const Status& s, std::string_view context) {
   if (s.ok()) return s;
   std::string msg(context);
   msg += ": ";

@@ -30,7 +30,7 @@ class Timeline {
   /// savepoints (`T.commit` and `T.savepoint`), and sorts right after it.
   /// Any other two instants at one time are an error naming it: Hudi
   /// allocates instant times uniquely, so a duplicate means corrupt input.
-  static StatusOr<Timeline> make(std::vector<Instant> instants) {
+  [[nodiscard]] static StatusOr<Timeline> make(std::vector<Instant> instants) {
     auto savepoint_last = [](const Instant& i) { return i.action == Action::savepoint; };
     std::sort(instants.begin(), instants.end(), [&](const Instant& a, const Instant& b) {
       if (a.requested != b.requested) return a.requested < b.requested;

@@ -80,7 +80,7 @@ inline bool has_dot_or_empty_segment(std::string_view rel) {
 }
 
 // Modification time: epoch milliseconds, or ISO 8601 / RFC 3339.
-inline StatusOr<std::int64_t> parse_mtime(std::string_view s) {
+[[nodiscard]] inline StatusOr<std::int64_t> parse_mtime(std::string_view s) {
   std::int64_t ms = 0;
   const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), ms);
   if (ec == std::errc() && ptr == s.data() + s.size()) return ms;
@@ -103,7 +103,7 @@ class InventoryMatcher {
 
   /// The path relative to the table location; an empty optional when the
   /// entry is to be ignored; an error naming it in `error` mode.
-  StatusOr<std::optional<std::string>> relative(std::string_view uri) const {
+  [[nodiscard]] StatusOr<std::optional<std::string>> relative(std::string_view uri) const {
     const detail::SplitUri u = detail::split_uri(uri, options_);
     const bool same_store = u.scheme == root_.scheme && u.authority == root_.authority;
     // A path whose rest has an empty, "." or ".." segment
@@ -142,7 +142,7 @@ class InventoryMatcher {
 /// `{`, else CSV (`path,size,mtime`, an optional header line whose first
 /// field is `path` or `key`). Calls `visit` for each entry under the table
 /// location. `source` names the file in errors, with the line number.
-inline Status read_inventory(std::string_view text, std::string_view source, const InventoryMatcher& matcher,
+[[nodiscard]] inline Status read_inventory(std::string_view text, std::string_view source, const InventoryMatcher& matcher,
                              const std::function<void(const InventoryEntry&)>& visit) {
   std::size_t pos = 0;
   std::size_t line_no = 0;

@@ -397,7 +397,7 @@ inline std::optional<ArchiveBound> metadata_bound_v2(const TableMetadata& md, co
 
 }  // namespace detail
 
-inline StatusOr<ArchivePlan> plan_archive(const TableMetadata& md, const ArchiveSettings& s, const ArchiveContext& ctx) {
+[[nodiscard]] inline StatusOr<ArchivePlan> plan_archive(const TableMetadata& md, const ArchiveSettings& s, const ArchiveContext& ctx) {
   ArchivePlan plan;
   plan.layout = md.layout;
   plan.keep = archive_keep_counts(md, s);

@@ -352,7 +352,7 @@ inline CleanPlan plan_header(const TableMetadata& md, const CleanDecision& d) {
 /// Plans a clean. Errors only for invalid policy settings (a bad partition
 /// regex); an empty plan is a normal answer.
 template <CleaningPolicy P>
-StatusOr<CleanPlan> plan_clean(const TableView& v, const TableMetadata& md, const P& policy, const CleanContext& ctx,
+[[nodiscard]] StatusOr<CleanPlan> plan_clean(const TableView& v, const TableMetadata& md, const P& policy, const CleanContext& ctx,
                                CleanScope* scope_out = nullptr, const VerdictSink* verdicts = nullptr) {
   CleanDecision d = decide_clean(md, policy, ctx);
   CleanPlan plan;

@@ -206,7 +206,7 @@ inline std::vector<StaleWrite> stale_writes(const TableMetadata& md, std::int64_
 /// listed file (paths relative to the table root), then finish().
 class OrphanSweep {
  public:
-  static StatusOr<OrphanSweep> make(const TableMetadata& md, const OrphanOptions& options, std::int64_t now_ms) {
+  [[nodiscard]] static StatusOr<OrphanSweep> make(const TableMetadata& md, const OrphanOptions& options, std::int64_t now_ms) {
     std::optional<InstantTime> which;
     const std::int64_t longest = longest_write_ms(md, now_ms, options, &which);
     if (options.older_than_ms < longest && !options.force) {
@@ -266,7 +266,7 @@ class OrphanSweep {
 
   /// The plan, after the second line of defence (see the header comment):
   /// an error naming the file if a candidate is in a slice of the view.
-  StatusOr<OrphanPlan> finish() && {
+  [[nodiscard]] StatusOr<OrphanPlan> finish() && {
     // A duplicate of a completed write's base file is an orphan only while
     // the file its metadata names is listed beside it: once the cleaner has
     // deleted the named one, the duplicate is the only base file of its
@@ -386,7 +386,7 @@ class OrphanSweep {
 
   // The second line of defence: no candidate may be in a slice of the view
   // built from the same listing and metadata.
-  Status recheck_against_view() {
+  [[nodiscard]] Status recheck_against_view() {
     if (candidates_.empty() && too_young_.empty()) return Status();
     const TableView v = std::move(view_).build();
     absl::flat_hash_set<std::string> in_slices;
@@ -434,7 +434,7 @@ class OrphanSweep {
 /// Sweeps a table on `storage` (rooted at the table). A listing error is an
 /// error: nothing is planned.
 template <Storage S>
-StatusOr<OrphanPlan> plan_orphans(S& storage, const TableMetadata& md, const OrphanOptions& options,
+[[nodiscard]] StatusOr<OrphanPlan> plan_orphans(S& storage, const TableMetadata& md, const OrphanOptions& options,
                                   std::int64_t now_ms) {
   LAKEGC_ASSIGN_OR_RETURN(OrphanSweep sweep, OrphanSweep::make(md, options, now_ms));
   ListOptions opts;

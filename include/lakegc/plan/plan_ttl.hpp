@@ -146,7 +146,7 @@ inline std::optional<InstantTime> ttl_last_commit_time(const TableView& v, const
 }
 
 // The commitTime Hudi's KEEP_BY_CREATION_TIME reads, or the error its run fails with.
-inline StatusOr<std::string> ttl_creation_time(const PartitionCreationTimes* creation, const std::string& partition) {
+[[nodiscard]] inline StatusOr<std::string> ttl_creation_time(const PartitionCreationTimes* creation, const std::string& partition) {
   const PartitionCreationRecord* rec = nullptr;
   if (creation != nullptr) {
     if (auto it = creation->find(partition); it != creation->end()) rec = &it->second;
@@ -192,7 +192,7 @@ inline std::optional<std::string> hive_style_match(const TableView& v, std::stri
 
 }  // namespace detail
 
-inline StatusOr<TtlPlan> plan_ttl(const TableView& view, const TableMetadata& md, const TtlSettings& settings,
+[[nodiscard]] inline StatusOr<TtlPlan> plan_ttl(const TableView& view, const TableMetadata& md, const TtlSettings& settings,
                                   const TtlContext& ctx) {
   TtlPlan plan;
   plan.strategy = settings.strategy;

@@ -109,7 +109,7 @@ inline std::optional<std::int64_t> java_parse_long(std::string_view s) {
 /// Hudi's instantTimePlusMillis: `reference` + `millis` as an instant
 /// string. InvalidArgument where Hudi throws (a reference that is neither a
 /// date nor a whole number).
-inline StatusOr<std::string> instant_plus_millis(std::string_view reference, std::int64_t millis,
+[[nodiscard]] inline StatusOr<std::string> instant_plus_millis(std::string_view reference, std::int64_t millis,
                                                  TimelineTimezone tz) {
   const std::string padded = fix_instant_time_compatibility(reference);
   if (auto dt = detail::parse_java_millis_instant(padded)) {
@@ -128,7 +128,7 @@ inline StatusOr<std::string> instant_plus_millis(std::string_view reference, std
 }
 
 /// Hudi's isPartitionExpired: the TTL instant sorts after reference + retention.
-inline StatusOr<bool> is_expired(const InstantTime& ttl_instant, std::string_view reference, std::int64_t ttl_millis,
+[[nodiscard]] inline StatusOr<bool> is_expired(const InstantTime& ttl_instant, std::string_view reference, std::int64_t ttl_millis,
                                  TimelineTimezone tz) {
   LAKEGC_ASSIGN_OR_RETURN(std::string expires, instant_plus_millis(reference, ttl_millis, tz));
   return fix_instant_time_compatibility(ttl_instant.str()) > expires;

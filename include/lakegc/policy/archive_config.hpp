@@ -106,7 +106,7 @@ inline const std::set<std::string>& known_archive_keys() {
 }  // namespace detail
 
 /// Reads the archiver's settings from Hudi properties; other keys are ignored.
-inline StatusOr<ArchiveSettings> archive_from_properties(const Properties& props) {
+[[nodiscard]] inline StatusOr<ArchiveSettings> archive_from_properties(const Properties& props) {
   for (const auto& [k, v] : props) {
     const bool archive_key = k.starts_with("hoodie.archive.") || k.starts_with("hoodie.keep.");
     if (archive_key && !detail::known_archive_keys().contains(k)) {

@@ -87,7 +87,7 @@ struct KeyLookup {
 
 // `max` defaults to what the 32-bit counts hold: a larger value must be
 // refused, not wrapped (4294967296 commits retained would become 0, i.e. 1).
-inline StatusOr<std::int64_t> parse_int(const std::pair<std::string, std::string>& kv, std::int64_t min,
+[[nodiscard]] inline StatusOr<std::int64_t> parse_int(const std::pair<std::string, std::string>& kv, std::int64_t min,
                                         std::string_view expected,
                                         std::int64_t max = std::numeric_limits<std::uint32_t>::max()) {
   const std::string& v = kv.second;
@@ -99,7 +99,7 @@ inline StatusOr<std::int64_t> parse_int(const std::pair<std::string, std::string
   return out;
 }
 
-inline StatusOr<bool> parse_bool(const std::pair<std::string, std::string>& kv) {
+[[nodiscard]] inline StatusOr<bool> parse_bool(const std::pair<std::string, std::string>& kv) {
   if (kv.second == "true") return true;
   if (kv.second == "false") return false;
   return absl::InvalidArgumentError(fmt::format("{}={}: expected true or false", kv.first, kv.second));
@@ -149,7 +149,7 @@ inline const std::set<std::string>& known_clean_keys() {
 }  // namespace detail
 
 /// Reads a cleaning policy from Hudi properties.
-inline StatusOr<runtime_cleaning_policy> from_properties(const Properties& props) {
+[[nodiscard]] inline StatusOr<runtime_cleaning_policy> from_properties(const Properties& props) {
   detail::KeyLookup keys{props, {}};
   for (const auto& [k, v] : props) {
     const bool clean_key = k.starts_with("hoodie.clean.") || k.starts_with("hoodie.cleaner.");
@@ -285,7 +285,7 @@ inline StatusOr<runtime_cleaning_policy> from_properties(const Properties& props
 /// Parses a Java properties file (as Spark and Hudi write them): `key=value`
 /// or `key: value` lines, `#` / `!` comments, `\` escapes (`\uXXXX` included) and line
 /// continuations. `source` names the file in errors.
-inline StatusOr<Properties> parse_properties(std::string_view text, std::string_view source) {
+[[nodiscard]] inline StatusOr<Properties> parse_properties(std::string_view text, std::string_view source) {
   Properties out;
   std::size_t line_no = 0;
   std::string logical;

@@ -89,7 +89,7 @@ inline std::vector<std::string> java_split_commas(std::string_view s) {
 }  // namespace detail
 
 /// Reads TTL settings from Hudi properties; other keys are ignored.
-inline StatusOr<TtlSettings> ttl_from_properties(const Properties& props) {
+[[nodiscard]] inline StatusOr<TtlSettings> ttl_from_properties(const Properties& props) {
   for (const auto& [k, v] : props) {
     if (k.starts_with("hoodie.partition.ttl.") && !detail::known_ttl_keys().contains(k)) {
       return absl::InvalidArgumentError(

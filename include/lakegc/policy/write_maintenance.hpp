@@ -66,7 +66,7 @@ namespace config {
 /// Reads the failed-writes, heartbeat and pre-write keys; a bad value is an
 /// error naming its key. Other keys are ignored (from_properties checks the
 /// hoodie.clean.* family).
-inline StatusOr<WriteMaintenance> write_maintenance_from_properties(const Properties& props) {
+[[nodiscard]] inline StatusOr<WriteMaintenance> write_maintenance_from_properties(const Properties& props) {
   detail::KeyLookup keys{props, {}};
   WriteMaintenance out;
   if (auto p = keys.get("hoodie.clean.failed.writes.policy", "hoodie.cleaner.policy.failed.writes")) {

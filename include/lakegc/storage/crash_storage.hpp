@@ -30,18 +30,18 @@ class crash_storage {
       : inner_(&inner), budget_(crash_after_mutations), crash_(std::move(crash)) {}
 
   template <typename Visitor>
-  Status list(std::string_view dir, Visitor&& visit, const ListOptions& options = {}) {
+  [[nodiscard]] Status list(std::string_view dir, Visitor&& visit, const ListOptions& options = {}) {
     return inner_->list(dir, std::forward<Visitor>(visit), options);
   }
-  StatusOr<FileInfo> stat(std::string_view path) { return inner_->stat(path); }
-  StatusOr<std::string> read(std::string_view path) { return inner_->read(path); }
+  [[nodiscard]] StatusOr<FileInfo> stat(std::string_view path) { return inner_->stat(path); }
+  [[nodiscard]] StatusOr<std::string> read(std::string_view path) { return inner_->read(path); }
 
-  Status write_if_absent(std::string_view path, std::string_view bytes) {
+  [[nodiscard]] Status write_if_absent(std::string_view path, std::string_view bytes) {
     Status st = inner_->write_if_absent(path, bytes);
     mutated();
     return st;
   }
-  Status remove(std::string_view path) {
+  [[nodiscard]] Status remove(std::string_view path) {
     Status st = inner_->remove(path);
     mutated();
     return st;

@@ -79,7 +79,7 @@ class memory_storage {
   /// The visitor may call back into this storage (e.g. remove the file it
   /// was given); the walk continues after the current path.
   template <typename Visitor>
-  Status list(std::string_view dir, Visitor&& visit, const ListOptions& options = {}) {
+  [[nodiscard]] Status list(std::string_view dir, Visitor&& visit, const ListOptions& options = {}) {
     LAKEGC_RETURN_IF_ERROR(begin(storage_op::list));
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(dir, "list", /*allow_root=*/true));
     if (!dir.empty()) {
@@ -137,7 +137,7 @@ class memory_storage {
     return Status();
   }
 
-  StatusOr<FileInfo> stat(std::string_view path) {
+  [[nodiscard]] StatusOr<FileInfo> stat(std::string_view path) {
     LAKEGC_RETURN_IF_ERROR(begin(storage_op::stat));
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(path, "stat"));
     const auto it = files_.find(path);
@@ -147,7 +147,7 @@ class memory_storage {
 
   /// The bytes written by write_if_absent. A file made by put_sized has no
   /// content to give: FailedPrecondition.
-  StatusOr<std::string> read(std::string_view path) {
+  [[nodiscard]] StatusOr<std::string> read(std::string_view path) {
     LAKEGC_RETURN_IF_ERROR(begin(storage_op::read));
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(path, "read"));
     const auto it = files_.find(path);
@@ -160,11 +160,11 @@ class memory_storage {
     return *it->second.bytes;
   }
 
-  Status write_if_absent(std::string_view path, std::string_view bytes) {
+  [[nodiscard]] Status write_if_absent(std::string_view path, std::string_view bytes) {
     return create("write_if_absent", path, std::string(bytes), bytes.size());
   }
 
-  Status remove(std::string_view path) { return remove_one(path); }
+  [[nodiscard]] Status remove(std::string_view path) { return remove_one(path); }
 
   std::vector<Status> remove_batch(std::span<const std::string> paths) {
     std::vector<Status> out;
@@ -178,13 +178,13 @@ class memory_storage {
   /// Creates a file of `size` bytes whose content is never stored (a
   /// simulated data file). Counts, fails and crashes as a `write`; same
   /// create-if-absent rules as write_if_absent.
-  Status put_sized(std::string_view path, std::uint64_t size) {
+  [[nodiscard]] Status put_sized(std::string_view path, std::uint64_t size) {
     return create("put_sized", path, std::nullopt, size);
   }
 
   /// Sets a file's mtime (tests: "this file is 8 days old"). NotFound if
   /// absent. Not a Storage call: never counted or failed.
-  Status set_mtime(std::string_view path, std::int64_t mtime_ms) {
+  [[nodiscard]] Status set_mtime(std::string_view path, std::int64_t mtime_ms) {
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(path, "set_mtime"));
     const auto it = files_.find(path);
     if (it == files_.end()) return missing("set_mtime", path, "no such file");
@@ -266,7 +266,7 @@ class memory_storage {
 
   // Every Storage call starts here: count it, then a crash or an armed
   // failure preempts it.
-  Status begin(storage_op op) {
+  [[nodiscard]] Status begin(storage_op op) {
     ++calls_[index(op)];
     if (crashed_) return absl::AbortedError("simulated crash");
     auto& queue = armed_[index(op)];
@@ -308,16 +308,16 @@ class memory_storage {
   // sorts after the whole subtree and before everything that follows it.
   file_map::iterator past_subtree(const std::string& dir) { return files_.lower_bound(dir + '\0'); }
 
-  static Status missing(std::string_view op, std::string_view path, std::string_view what) {
+  [[nodiscard]] static Status missing(std::string_view op, std::string_view path, std::string_view what) {
     return absl::NotFoundError(std::string(op) + " " + detail::quote_path(path) + ": " +
                                std::string(what));
   }
-  static Status not_a_directory(std::string_view op, std::string_view path) {
+  [[nodiscard]] static Status not_a_directory(std::string_view op, std::string_view path) {
     return absl::FailedPreconditionError(std::string(op) + " " + detail::quote_path(path) +
                                          ": is a file, not a directory");
   }
   // stat/read/remove of a path that is not a file: a directory, or nothing.
-  Status absent(std::string_view op, std::string_view path) const {
+  [[nodiscard]] Status absent(std::string_view op, std::string_view path) const {
     if (is_dir(path)) {
       return absl::FailedPreconditionError(
           std::string(op) + " " + detail::quote_path(path) +
@@ -326,7 +326,7 @@ class memory_storage {
     return missing(op, path, "no such file");
   }
 
-  Status create(std::string_view op, std::string_view path, std::optional<std::string> bytes,
+  [[nodiscard]] Status create(std::string_view op, std::string_view path, std::optional<std::string> bytes,
                 std::uint64_t size) {
     LAKEGC_RETURN_IF_ERROR(begin(storage_op::write));
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(path, op));
@@ -345,7 +345,7 @@ class memory_storage {
     return Status();
   }
 
-  Status remove_one(std::string_view path) {
+  [[nodiscard]] Status remove_one(std::string_view path) {
     LAKEGC_RETURN_IF_ERROR(begin(storage_op::remove));
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(path, "remove"));
     const auto it = files_.find(path);

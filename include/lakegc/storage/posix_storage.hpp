@@ -107,7 +107,7 @@ class posix_storage {
   /// Opens the directory `root` (following symlinks in `root` itself).
   /// Errors name the root: NotFound if missing, FailedPrecondition if it
   /// is not a directory, InvalidArgument if empty or holding a NUL.
-  static StatusOr<posix_storage> open(std::string root) {
+  [[nodiscard]] static StatusOr<posix_storage> open(std::string root) {
     if (root.empty() || root.find('\0') != std::string::npos) {
       return absl::InvalidArgumentError("posix_storage: invalid root " + detail::quote_path(root));
     }
@@ -129,14 +129,14 @@ class posix_storage {
   // --- Storage ---------------------------------------------------------------
 
   template <typename Visitor>
-  Status list(std::string_view dir, Visitor&& visit, const ListOptions& options = {}) {
+  [[nodiscard]] Status list(std::string_view dir, Visitor&& visit, const ListOptions& options = {}) {
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(dir, "list", /*allow_root=*/true));
     LAKEGC_ASSIGN_OR_RETURN(detail::unique_fd fd, open_dir("list", dir, dir, walk::list));
     std::string path(dir);
     return list_dir(std::move(fd), path, visit, options);
   }
 
-  StatusOr<FileInfo> stat(std::string_view path) {
+  [[nodiscard]] StatusOr<FileInfo> stat(std::string_view path) {
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(path, "stat"));
     const auto [parent, name] = detail::split_parent(path);
     LAKEGC_ASSIGN_OR_RETURN(const detail::unique_fd dir,
@@ -150,7 +150,7 @@ class posix_storage {
                     detail::mtime_ms_of(st)};
   }
 
-  StatusOr<std::string> read(std::string_view path) {
+  [[nodiscard]] StatusOr<std::string> read(std::string_view path) {
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(path, "read"));
     const auto [parent, name] = detail::split_parent(path);
     LAKEGC_ASSIGN_OR_RETURN(const detail::unique_fd dir,
@@ -181,7 +181,7 @@ class posix_storage {
     return out;
   }
 
-  Status write_if_absent(std::string_view path, std::string_view bytes) {
+  [[nodiscard]] Status write_if_absent(std::string_view path, std::string_view bytes) {
     constexpr std::string_view op = "write_if_absent";
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(path, op));
     const auto [parent, name_view] = detail::split_parent(path);
@@ -215,7 +215,7 @@ class posix_storage {
     return Status();
   }
 
-  Status remove(std::string_view path) {
+  [[nodiscard]] Status remove(std::string_view path) {
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(path, "remove"));
     const auto [parent, name] = detail::split_parent(path);
     LAKEGC_ASSIGN_OR_RETURN(const detail::unique_fd dir,
@@ -277,19 +277,19 @@ class posix_storage {
     return std::string(op) + " " + detail::quote_path(path) + " under " +
            detail::quote_path(root_path_);
   }
-  Status sys_error(int err, std::string_view op, std::string_view path) const {
+  [[nodiscard]] Status sys_error(int err, std::string_view op, std::string_view path) const {
     return absl::ErrnoToStatus(err, detail::to_absl(where(op, path)));
   }
-  Status symlink_refused(std::string_view op, std::string_view path, std::string_view link) const {
+  [[nodiscard]] Status symlink_refused(std::string_view op, std::string_view path, std::string_view link) const {
     return absl::FailedPreconditionError(where(op, path) + ": refusing to follow symbolic link " +
                                          detail::quote_path(link));
   }
-  Status already_exists(std::string_view path) const {
+  [[nodiscard]] Status already_exists(std::string_view path) const {
     return absl::AlreadyExistsError(where("write_if_absent", path) + ": already exists");
   }
 
   // stat/read act on regular files only.
-  Status require_regular(const struct ::stat& st, std::string_view op,
+  [[nodiscard]] Status require_regular(const struct ::stat& st, std::string_view op,
                          std::string_view path) const {
     if (S_ISREG(st.st_mode)) return Status();
     if (S_ISLNK(st.st_mode)) return symlink_refused(op, path, path);
@@ -303,7 +303,7 @@ class posix_storage {
   // never following a link. `path` is what the caller asked about, for
   // messages. Returns an empty unique_fd for the root, except in list mode,
   // where fdopendir needs a descriptor of its own.
-  StatusOr<detail::unique_fd> open_dir(std::string_view op, std::string_view path,
+  [[nodiscard]] StatusOr<detail::unique_fd> open_dir(std::string_view op, std::string_view path,
                                        std::string_view dir, walk mode) const {
     constexpr int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
     detail::unique_fd cur;
@@ -350,7 +350,7 @@ class posix_storage {
   }
 
   template <typename Visitor>
-  Status list_dir(detail::unique_fd fd, std::string& path, Visitor& visit,
+  [[nodiscard]] Status list_dir(detail::unique_fd fd, std::string& path, Visitor& visit,
                   const ListOptions& options) const {
     DIR* raw = ::fdopendir(fd.get());
     if (raw == nullptr) return sys_error(errno, "list", path);
@@ -401,7 +401,7 @@ class posix_storage {
     return Status();
   }
 
-  Status remove_at(int dfd, std::string_view path, const std::string& name) const {
+  [[nodiscard]] Status remove_at(int dfd, std::string_view path, const std::string& name) const {
     struct ::stat st {};
     if (::fstatat(dfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
       return sys_error(errno, "remove", path);
@@ -423,7 +423,7 @@ class posix_storage {
     return Status();
   }
 
-  Status write_all(int fd, std::string_view bytes, std::string_view path) const {
+  [[nodiscard]] Status write_all(int fd, std::string_view bytes, std::string_view path) const {
     while (!bytes.empty()) {
       const ssize_t n = ::write(fd, bytes.data(), bytes.size());
       if (n < 0) {

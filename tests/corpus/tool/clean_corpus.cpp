@@ -15,6 +15,8 @@
 #include "lakegc/storage/posix_storage.hpp"
 #include "tool_corpus.hpp"
 
+namespace lakegc::tests::clean_corpus {
+
 using namespace lakegc::testing;
 namespace fs = std::filesystem;
 
@@ -278,3 +280,4 @@ TEST_CASE("with a metadata table, a crash after any single change is finished by
   CHECK(crashes >= 7);  // requested, inflight, the deletes, four metadata-table changes, completed
 }
 
+}  // namespace lakegc::tests::clean_corpus

@@ -177,7 +177,7 @@ inline std::int64_t replay_span_ms(std::int64_t longest_query_ms) {
 
 // "KEEP_LATEST_COMMITS" / "KEEP_LATEST_BY_HOURS" and the count of a given
 // policy's properties.
-inline StatusOr<std::pair<std::string, std::uint32_t>> rule_of(const config::Properties& props) {
+[[nodiscard]] inline StatusOr<std::pair<std::string, std::uint32_t>> rule_of(const config::Properties& props) {
   LAKEGC_ASSIGN_OR_RETURN(auto p, config::from_properties(props));
   std::optional<std::pair<std::string, std::uint32_t>> out;
   std::visit(
@@ -199,7 +199,7 @@ inline StatusOr<std::pair<std::string, std::uint32_t>> rule_of(const config::Pro
 
 /// Runs one trial: `policy` with `retained` (or, when `props` is given,
 /// those properties) over every seed of `o`.
-inline StatusOr<AdviceTrial> run_advice_trial(const AdviceCheckOptions& o,
+[[nodiscard]] inline StatusOr<AdviceTrial> run_advice_trial(const AdviceCheckOptions& o,
                                               const std::shared_ptr<const CommitCadence>& cadence,
                                               const std::string& policy, std::uint32_t retained, bool checked,
                                               const std::optional<config::Properties>& props) {
@@ -241,7 +241,7 @@ inline StatusOr<AdviceTrial> run_advice_trial(const AdviceCheckOptions& o,
 
 /// The advice check (see the header). Errors: an empty cadence, a policy
 /// the check cannot replay.
-inline StatusOr<AdviceCheck> check_advice(const AdviceCheckOptions& o) {
+[[nodiscard]] inline StatusOr<AdviceCheck> check_advice(const AdviceCheckOptions& o) {
   if (o.cadence.empty()) return absl::InvalidArgumentError("the advice check needs a cadence with commits");
   const auto cadence = std::make_shared<const CommitCadence>(o.cadence);
   AdviceCheck out;

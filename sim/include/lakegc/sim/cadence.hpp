@@ -94,7 +94,7 @@ namespace detail {
 
 // Requested and completion times (ms) sorted by requested time, as a
 // cadence: the first commit's gap is the median of the others (the seam).
-inline StatusOr<CommitCadence> cadence_of_times(std::vector<std::pair<std::int64_t, std::int64_t>> times,
+[[nodiscard]] inline StatusOr<CommitCadence> cadence_of_times(std::vector<std::pair<std::int64_t, std::int64_t>> times,
                                                 std::string source) {
   if (times.size() < 2) {
     return absl::InvalidArgumentError(fmt::format("{}: a cadence needs at least 2 commits, found {}", source,
@@ -115,7 +115,7 @@ inline StatusOr<CommitCadence> cadence_of_times(std::vector<std::pair<std::int64
 }  // namespace detail
 
 /// The cadence of a table's completed commits (see the header).
-inline StatusOr<CommitCadence> cadence_of_timeline(const TableMetadata& md, std::string source) {
+[[nodiscard]] inline StatusOr<CommitCadence> cadence_of_timeline(const TableMetadata& md, std::string source) {
   std::vector<std::pair<std::int64_t, std::int64_t>> times;
   for (const Instant* c : md.timeline.completed_commits()) {
     auto requested = c->requested.to_epoch_ms(md.timezone);
@@ -127,7 +127,7 @@ inline StatusOr<CommitCadence> cadence_of_timeline(const TableMetadata& md, std:
 }
 
 /// Parses a cadence file (see the header); `source` names it in errors.
-inline StatusOr<CommitCadence> parse_cadence(std::string_view text, std::string source) {
+[[nodiscard]] inline StatusOr<CommitCadence> parse_cadence(std::string_view text, std::string source) {
   CommitCadence durations;
   std::vector<std::pair<std::int64_t, std::int64_t>> instants;
   std::size_t line_no = 0;

@@ -93,7 +93,7 @@ class Oracle {
   std::uint64_t version() const noexcept { return version_; }
 
   /// Ideal content of the snapshot at `at` under `md`.
-  StatusOr<const std::vector<SnapshotFile>*> snapshot(const TableMetadata& md, const InstantTime& at) {
+  [[nodiscard]] StatusOr<const std::vector<SnapshotFile>*> snapshot(const TableMetadata& md, const InstantTime& at) {
     if (cache_version_ != version_) {
       cache_.clear();
       cache_version_ = version_;

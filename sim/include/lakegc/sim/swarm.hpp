@@ -244,7 +244,7 @@ inline config::Properties policy_properties(const PolicyKnobs& k) {
 }
 
 /// Parses `k=v,k=v` (the --policy flag) into properties.
-inline StatusOr<config::Properties> parse_policy_flag(std::string_view text) {
+[[nodiscard]] inline StatusOr<config::Properties> parse_policy_flag(std::string_view text) {
   config::Properties p;
   while (!text.empty()) {
     const auto comma = text.find(',');
@@ -273,7 +273,7 @@ inline std::string format_properties(const config::Properties& p) {
 }
 
 /// A policy from properties, labelled for reports.
-inline StatusOr<any_policy> policy_from_properties(const config::Properties& props) {
+[[nodiscard]] inline StatusOr<any_policy> policy_from_properties(const config::Properties& props) {
   LAKEGC_ASSIGN_OR_RETURN(auto runtime, config::from_properties(props));
   std::string label = runtime.name();
   std::visit(

@@ -151,7 +151,7 @@ class Table {
   // --- storage and journal ----------------------------------------------------
 
   /// Writes a data file to the real storage and mirrors it in the oracle.
-  Status put(const std::string& partition, const std::string& name, std::uint64_t size) {
+  [[nodiscard]] Status put(const std::string& partition, const std::string& name, std::uint64_t size) {
     const std::string path = join_path(partition, name);
     LAKEGC_RETURN_IF_ERROR(storage.put_sized(path, size));
     oracle.mirror_data_file(path, size);
@@ -163,12 +163,12 @@ class Table {
   /// The table's metadata as Hudi reads it, archive included: what Hudi's
   /// writers, readers and services see, and what the oracle and the
   /// checkers judge by.
-  StatusOr<TableMetadata> load() const { return journal.load(/*with_archive=*/true); }
+  [[nodiscard]] StatusOr<TableMetadata> load() const { return journal.load(/*with_archive=*/true); }
   /// The metadata as lakegc's journal reads it (Journal::load): without the
   /// archive's completion times when the swarm says lakegc cannot read the
   /// archive (SwarmConfig::archive_readable). The cleaner (run_clean loads
   /// it itself), the orphan sweep and failed-write rollback plan with it.
-  StatusOr<TableMetadata> load_as_lakegc() const { return journal.load(); }
+  [[nodiscard]] StatusOr<TableMetadata> load_as_lakegc() const { return journal.load(); }
 
   /// Data files (not partition markers) on the real storage, by path. Never
   /// fails and never consumes an armed fault.

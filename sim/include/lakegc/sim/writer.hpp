@@ -348,7 +348,7 @@ class Writers {
   };
 
   // Writes wr.files[wr.next]: its marker first, then the file.
-  Status write_next(Write& wr) {
+  [[nodiscard]] Status write_next(Write& wr) {
     const SnapshotFile& f = wr.files[wr.next];
     LAKEGC_RETURN_IF_ERROR(t_.journal.add_marker(wr.instant, WrittenFile{f.partition, f.name, f.size}));
     LAKEGC_RETURN_IF_ERROR(t_.put(f.partition, f.name, f.size));
