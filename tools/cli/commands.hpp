@@ -169,7 +169,7 @@ inline std::int64_t wall_clock_ms() {
 }
 
 // The merged cleaning configuration: --props files in order, then --conf.
-inline StatusOr<config::Properties> gather_properties(const ParsedArgs& a) {
+[[nodiscard]] inline StatusOr<config::Properties> gather_properties(const ParsedArgs& a) {
   config::Properties props;
   for (const auto& file : a.all("--props")) {
     LAKEGC_ASSIGN_OR_RETURN(config::Properties more, read_properties_file(file));

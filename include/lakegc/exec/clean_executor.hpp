@@ -59,7 +59,7 @@ struct CleanOutcome {
 };
 
 template <Storage S, Journal J>
-StatusOr<CleanOutcome> execute_clean(S& storage, J& journal, const InstantTime& instant, const CleanPlan& plan,
+[[nodiscard]] StatusOr<CleanOutcome> execute_clean(S& storage, J& journal, const InstantTime& instant, const CleanPlan& plan,
                                      const ExecuteOptions& options = {}) {
   CleanOutcome out;
   out.instant = instant;

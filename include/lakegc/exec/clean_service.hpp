@@ -53,7 +53,7 @@ inline InstantTime allocate_instant(const TableMetadata& md, std::int64_t now_ms
 
 /// Finishes pending cleans. Returns what each did.
 template <Storage S, Journal J>
-StatusOr<std::vector<CleanOutcome>> finish_pending_cleans(S& storage, J& journal, const TableMetadata& md,
+[[nodiscard]] StatusOr<std::vector<CleanOutcome>> finish_pending_cleans(S& storage, J& journal, const TableMetadata& md,
                                                           const ExecuteOptions& options = {}) {
   std::vector<CleanOutcome> done;
   for (const Instant* c : md.timeline.cleans()) {
@@ -66,7 +66,7 @@ StatusOr<std::vector<CleanOutcome>> finish_pending_cleans(S& storage, J& journal
 }
 
 template <Storage S, Journal J, CleaningPolicy P>
-StatusOr<CleanRunReport> run_clean(S& storage, J& journal, const P& policy, const CleanContext& ctx,
+[[nodiscard]] StatusOr<CleanRunReport> run_clean(S& storage, J& journal, const P& policy, const CleanContext& ctx,
                                    const ExecuteOptions& options = {}) {
   CleanRunReport report;
   LAKEGC_ASSIGN_OR_RETURN(TableMetadata md, journal.load());

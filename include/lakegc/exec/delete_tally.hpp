@@ -22,7 +22,7 @@ struct DeleteTally {
 
   /// Records the result of removing `path` (`size` bytes). Returns OK for a
   /// removal or NotFound, else the error with `what` and the path.
-  Status record(const Status& removed, std::string_view path, std::uint64_t size, std::string_view what) {
+  [[nodiscard]] Status record(const Status& removed, std::string_view path, std::uint64_t size, std::string_view what) {
     if (removed.ok()) {
       ++files_deleted;
       bytes_deleted += size;

@@ -28,19 +28,19 @@ class memory_journal {
   // --- writers and services -------------------------------------------------
 
   /// A new instant in the requested state. AlreadyExists if `t` is taken.
-  Status begin(const InstantTime& t, Action action) {
+  [[nodiscard]] Status begin(const InstantTime& t, Action action) {
     if (instants_.contains(t)) return absl::AlreadyExistsError(fmt::format("instant {} already exists", t));
     instants_[t] = Instant{t, std::nullopt, action, State::requested};
     return absl::OkStatus();
   }
-  Status set_inflight(const InstantTime& t) {
+  [[nodiscard]] Status set_inflight(const InstantTime& t) {
     LAKEGC_ASSIGN_OR_RETURN(Instant * i, find_pending(t));
     i->state = State::inflight;
     return absl::OkStatus();
   }
   /// Completes a write (or a compaction/clustering, which complete as commit
   /// / replacecommit) with the metadata of what it wrote.
-  Status complete(const InstantTime& t, const InstantTime& completion, CommitInfo info) {
+  [[nodiscard]] Status complete(const InstantTime& t, const InstantTime& completion, CommitInfo info) {
     LAKEGC_ASSIGN_OR_RETURN(Instant * i, find_pending(t));
     i->state = State::completed;
     i->completed = completion;
@@ -54,39 +54,39 @@ class memory_journal {
     return absl::OkStatus();
   }
   /// A marker: the pending write `t` created (or appended to) this file.
-  Status add_marker(const InstantTime& t, WrittenFile file) {
+  [[nodiscard]] Status add_marker(const InstantTime& t, WrittenFile file) {
     LAKEGC_RETURN_IF_ERROR(find_pending(t).status());
     markers_[t].push_back(std::move(file));
     return absl::OkStatus();
   }
   /// The pending write `t` is alive at `now_ms`.
-  Status heartbeat(const InstantTime& t, std::int64_t now_ms) {
+  [[nodiscard]] Status heartbeat(const InstantTime& t, std::int64_t now_ms) {
     LAKEGC_RETURN_IF_ERROR(find_pending(t).status());
     heartbeats_[t] = now_ms;
     return absl::OkStatus();
   }
   /// Completes a savepoint of the files it names.
-  Status savepoint(const InstantTime& t, const InstantTime& completion, std::vector<WrittenFile> files) {
+  [[nodiscard]] Status savepoint(const InstantTime& t, const InstantTime& completion, std::vector<WrittenFile> files) {
     if (instants_.contains(t)) return absl::AlreadyExistsError(fmt::format("instant {} already exists", t));
     instants_[t] = Instant{t, completion, Action::savepoint, State::completed};
     savepoints_[t] = std::move(files);
     return absl::OkStatus();
   }
   /// Deletes a savepoint (its instant leaves the timeline).
-  Status remove_savepoint(const InstantTime& t) {
+  [[nodiscard]] Status remove_savepoint(const InstantTime& t) {
     if (savepoints_.erase(t) == 0) return absl::NotFoundError(fmt::format("no savepoint at {}", t));
     instants_.erase(t);
     return absl::OkStatus();
   }
   /// Schedules a compaction (or log compaction) with its operations.
-  Status schedule_compaction(const InstantTime& t, std::vector<CompactionOperation> ops, bool log_compaction = false) {
+  [[nodiscard]] Status schedule_compaction(const InstantTime& t, std::vector<CompactionOperation> ops, bool log_compaction = false) {
     LAKEGC_RETURN_IF_ERROR(begin(t, log_compaction ? Action::logcompaction : Action::compaction));
     for (auto& op : ops) op.compaction_instant = t;
     compactions_[t] = std::move(ops);
     return absl::OkStatus();
   }
   /// Removes a pending instant (a rolled-back or abandoned write).
-  Status remove_pending(const InstantTime& t) {
+  [[nodiscard]] Status remove_pending(const InstantTime& t) {
     LAKEGC_RETURN_IF_ERROR(find_pending(t).status());
     instants_.erase(t);
     commits_.erase(t);
@@ -99,7 +99,7 @@ class memory_journal {
   /// (RollbackJournal). With an instant allocator set
   /// (set_instant_allocator), a completed rollback instant is recorded, as
   /// Hudi writes one.
-  Status rollback(const InstantTime& t) {
+  [[nodiscard]] Status rollback(const InstantTime& t) {
     LAKEGC_RETURN_IF_ERROR(remove_pending(t));
     if (next_instant_) {
       const InstantTime r = next_instant_();
@@ -141,11 +141,11 @@ class memory_journal {
 
   // --- Journal ---------------------------------------------------------------
 
-  StatusOr<TableMetadata> load() const { return load(archive_readable_); }
+  [[nodiscard]] StatusOr<TableMetadata> load() const { return load(archive_readable_); }
 
   /// load(), reporting archived completion times or not whatever
   /// set_archive_readable() says (the simulator's oracle knows the truth).
-  StatusOr<TableMetadata> load(bool with_archive) const {
+  [[nodiscard]] StatusOr<TableMetadata> load(bool with_archive) const {
     if (load_failure_) return *load_failure_;
     TableMetadata md;
     std::vector<Instant> all;
@@ -172,24 +172,24 @@ class memory_journal {
     return md;
   }
 
-  Status request_clean(const InstantTime& t, const CleanPlan& plan) {
+  [[nodiscard]] Status request_clean(const InstantTime& t, const CleanPlan& plan) {
     LAKEGC_RETURN_IF_ERROR(step("request_clean"));
     LAKEGC_RETURN_IF_ERROR(begin(t, Action::clean));
     clean_plans_[t] = plan;
     return absl::OkStatus();
   }
-  StatusOr<CleanPlan> read_clean_plan(const InstantTime& t) const {
+  [[nodiscard]] StatusOr<CleanPlan> read_clean_plan(const InstantTime& t) const {
     auto it = clean_plans_.find(t);
     if (it == clean_plans_.end()) return absl::NotFoundError(fmt::format("no clean plan at {}", t));
     return it->second;
   }
-  Status start_clean(const InstantTime& t) {
+  [[nodiscard]] Status start_clean(const InstantTime& t) {
     LAKEGC_RETURN_IF_ERROR(step("start_clean"));
     LAKEGC_ASSIGN_OR_RETURN(Instant * i, find_pending(t));
     i->state = State::inflight;
     return absl::OkStatus();
   }
-  Status complete_clean(const InstantTime& t, const CleanMetadata& m) {
+  [[nodiscard]] Status complete_clean(const InstantTime& t, const CleanMetadata& m) {
     LAKEGC_RETURN_IF_ERROR(step("complete_clean"));
     LAKEGC_ASSIGN_OR_RETURN(Instant * i, find_pending(t));
     i->state = State::completed;
@@ -213,13 +213,13 @@ class memory_journal {
     return i.is_completed() && i.action != Action::savepoint && i.action != Action::restore &&
            i.action != Action::indexing;
   }
-  StatusOr<Instant*> find_pending(const InstantTime& t) {
+  [[nodiscard]] StatusOr<Instant*> find_pending(const InstantTime& t) {
     auto it = instants_.find(t);
     if (it == instants_.end()) return absl::NotFoundError(fmt::format("no instant at {}", t));
     if (it->second.is_completed()) return absl::FailedPreconditionError(fmt::format("instant {} is completed", t));
     return &it->second;
   }
-  Status step(std::string_view what) {
+  [[nodiscard]] Status step(std::string_view what) {
     if (!crash_budget_) return absl::OkStatus();
     if (*crash_budget_ == 0) return absl::AbortedError(fmt::format("simulated crash before {}", what));
     --*crash_budget_;

@@ -13,7 +13,7 @@ namespace lakegc {
 using OrphanOutcome = DeleteTally;
 
 template <Storage S>
-StatusOr<OrphanOutcome> delete_orphans(S& storage, const OrphanPlan& plan) {
+[[nodiscard]] StatusOr<OrphanOutcome> delete_orphans(S& storage, const OrphanPlan& plan) {
   OrphanOutcome out;
   if (plan.stopped) return out;
   for (const OrphanFile& f : plan.orphans) {

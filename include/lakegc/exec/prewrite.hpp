@@ -31,7 +31,7 @@ struct PrewriteReport {
 };
 
 template <Storage S, RollbackJournal J, CleaningPolicy P>
-StatusOr<PrewriteReport> before_write(S& storage, J& journal, const P& policy, const WriteMaintenance& settings,
+[[nodiscard]] StatusOr<PrewriteReport> before_write(S& storage, J& journal, const P& policy, const WriteMaintenance& settings,
                                       const InstantTime& starting, const CleanContext& ctx) {
   PrewriteReport report;
   const FailedWritesPolicy failed_writes = settings.failed_writes_policy();  // LAZY under multi-writer modes

@@ -27,7 +27,7 @@ struct RollbackOutcome : DeleteTally {
 };
 
 template <Storage S, RollbackJournal J>
-StatusOr<RollbackOutcome> execute_rollback(S& storage, J& journal, const RollbackPlan& plan) {
+[[nodiscard]] StatusOr<RollbackOutcome> execute_rollback(S& storage, J& journal, const RollbackPlan& plan) {
   RollbackOutcome out;
   for (const RollbackAction& a : plan.rollbacks) {
     for (const WrittenFile& f : a.files) {

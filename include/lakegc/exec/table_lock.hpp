@@ -45,7 +45,7 @@ class TableLockHold {
   const Status& status() const noexcept { return status_; }
 
   /// Gives the lock back now; the error of a failed release.
-  Status release() {
+  [[nodiscard]] Status release() {
     if (!held_) return Status();
     held_ = false;
     return lock_->release ? lock_->release() : Status();

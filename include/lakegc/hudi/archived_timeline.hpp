@@ -71,7 +71,7 @@ struct archived_timeline {
 namespace detail {
 
 /// The archive folder of a layout-1 table, relative to the table root.
-inline StatusOr<std::string> archive_folder(const TableProperties& props) {
+[[nodiscard]] inline StatusOr<std::string> archive_folder(const TableProperties& props) {
   std::string sub = "archived";
   if (const auto it = props.raw.find("hoodie.archivelog.folder"); it != props.raw.end() && !it->second.empty()) {
     sub = it->second;
@@ -99,7 +99,7 @@ inline std::optional<std::uint64_t> archive_number(std::string_view name) {
   return n;
 }
 
-inline StatusOr<State> archived_state(const avro::datum& state) {
+[[nodiscard]] inline StatusOr<State> archived_state(const avro::datum& state) {
   if (state.is_null()) return State::completed;  // before Hudi 0.9
   const auto s = state.as_string();
   if (s == "REQUESTED") return State::requested;
@@ -109,7 +109,7 @@ inline StatusOr<State> archived_state(const avro::datum& state) {
                                          s.value_or(state.kind_name())));
 }
 
-inline Status add_entry(const avro::datum& e, archived_timeline& out) {
+[[nodiscard]] inline Status add_entry(const avro::datum& e, archived_timeline& out) {
   const auto commit_time = e.field("commitTime").as_string();
   const auto action_type = e.field("actionType").as_string();
   if (!commit_time || !action_type) return absl::DataLossError("an entry without commitTime or actionType");
@@ -139,7 +139,7 @@ inline Status add_entry(const avro::datum& e, archived_timeline& out) {
 /// Reads the archived timeline of the layout-1 table rooted at `storage`.
 /// A table without an archive folder has an empty one.
 template <Storage S>
-StatusOr<archived_timeline> read_archived_timeline(S& storage, const TableProperties& props) {
+[[nodiscard]] StatusOr<archived_timeline> read_archived_timeline(S& storage, const TableProperties& props) {
   if (props.layout != TimelineLayout::v1) {
     return absl::FailedPreconditionError(
         "the archived timeline of layout 2 is an LSM history of parquet files, which this reader does not read");

@@ -115,7 +115,7 @@ inline datum string_list_map(const std::map<std::string, std::vector<std::string
 /// Encodes `record` against the built-in schema `schema_json` and frames it
 /// as a one-record container. A failure is Internal: the schemas and the
 /// datums built from them are lakegc's own.
-inline StatusOr<std::string> encode_single_record(std::string_view schema_json, const datum& record) {
+[[nodiscard]] inline StatusOr<std::string> encode_single_record(std::string_view schema_json, const datum& record) {
   auto schema = avro::cached_schema(schema_json);
   if (!schema.ok()) {
     return absl::InternalError(fmt::format("built-in Avro schema does not parse: {}", message_of(schema.status())));
@@ -140,7 +140,7 @@ inline StatusOr<std::string> encode_single_record(std::string_view schema_json, 
 /// InvalidArgument when `version` is not 1 or 2, or when
 /// earliest_instant_to_retain is set without an action (Hudi rebuilds a
 /// HoodieInstant from it). An empty state is written as "COMPLETED".
-inline StatusOr<std::string> encode_cleaner_plan(const CleanerPlan& plan) {
+[[nodiscard]] inline StatusOr<std::string> encode_cleaner_plan(const CleanerPlan& plan) {
   if (plan.version != 1 && plan.version != 2) {
     return absl::InvalidArgumentError(
         lakegc::detail::to_absl(fmt::format("encode_cleaner_plan: version must be 1 or 2, not {}", plan.version)));
@@ -196,7 +196,7 @@ inline StatusOr<std::string> encode_cleaner_plan(const CleanerPlan& plan) {
 ///
 /// InvalidArgument when total_files_deleted does not fit Avro's int, or
 /// `version` is not 1 or 2.
-inline StatusOr<std::string> encode_clean_metadata(const CleanMetadata& meta) {
+[[nodiscard]] inline StatusOr<std::string> encode_clean_metadata(const CleanMetadata& meta) {
   if (meta.total_files_deleted < 0 || meta.total_files_deleted > std::numeric_limits<std::int32_t>::max()) {
     return absl::InvalidArgumentError(lakegc::detail::to_absl(fmt::format(
         "encode_clean_metadata: total_files_deleted {} does not fit the schema's int", meta.total_files_deleted)));

@@ -40,12 +40,12 @@ class byte_cursor {
 
   /// DataLoss "<message> at byte <offset>": for checks callers make on what
   /// they read, so every error of a reader has one shape.
-  Status error_here(std::string_view message) const {
+  [[nodiscard]] Status error_here(std::string_view message) const {
     return absl::DataLossError(fmt::format("{} at byte {}", message, offset()));
   }
 
   /// The next `n` bytes.
-  Status take(std::size_t n, std::string_view& out, std::string_view what) {
+  [[nodiscard]] Status take(std::size_t n, std::string_view& out, std::string_view what) {
     if (n > remaining()) {
       return absl::DataLossError(fmt::format("truncated at byte {} reading {} ({} bytes needed, {} left)", offset(),
                                              what, n, remaining()));
@@ -54,13 +54,13 @@ class byte_cursor {
     pos_ += n;
     return Status();
   }
-  Status skip(std::size_t n, std::string_view what) {
+  [[nodiscard]] Status skip(std::size_t n, std::string_view what) {
     std::string_view ignored;
     return take(n, ignored, what);
   }
 
   /// One byte.
-  Status read_u8(std::uint8_t& out, std::string_view what) {
+  [[nodiscard]] Status read_u8(std::uint8_t& out, std::string_view what) {
     std::string_view b;
     LAKEGC_RETURN_IF_ERROR(take(1, b, what));
     out = static_cast<std::uint8_t>(b[0]);
@@ -68,13 +68,13 @@ class byte_cursor {
   }
 
   /// Big-endian integers, as Java's DataOutput writes them.
-  Status read_be16(std::int16_t& out, std::string_view what) { return read_be(out, what); }
-  Status read_be32(std::int32_t& out, std::string_view what) { return read_be(out, what); }
-  Status read_be64(std::int64_t& out, std::string_view what) { return read_be(out, what); }
+  [[nodiscard]] Status read_be16(std::int16_t& out, std::string_view what) { return read_be(out, what); }
+  [[nodiscard]] Status read_be32(std::int32_t& out, std::string_view what) { return read_be(out, what); }
+  [[nodiscard]] Status read_be64(std::int64_t& out, std::string_view what) { return read_be(out, what); }
 
  private:
   template <class T>
-  Status read_be(T& out, std::string_view what) {
+  [[nodiscard]] Status read_be(T& out, std::string_view what) {
     std::string_view b;
     LAKEGC_RETURN_IF_ERROR(take(sizeof(T), b, what));
     out = boost::endian::endian_load<T, sizeof(T), boost::endian::order::big>(

@@ -37,7 +37,7 @@ inline constexpr std::string_view kMarkerDir = ".hoodie/.temp";
 
 /// `<partition>/<file>.marker.<IOType>` (partition may be empty or nested)
 /// as the data file it announces. `where` names the source in errors.
-inline StatusOr<WrittenFile> parse_marker(std::string_view marker, std::string_view where) {
+[[nodiscard]] inline StatusOr<WrittenFile> parse_marker(std::string_view marker, std::string_view where) {
   static constexpr std::string_view kInfix = ".marker.";
   const auto at = marker.rfind(kInfix);
   const std::string_view io_type = at == std::string_view::npos ? std::string_view() : marker.substr(at + kInfix.size());
@@ -64,7 +64,7 @@ inline bool is_hadoop_checksum(std::string_view name) {
 
 /// Last beat (epoch ms) of every write with a heartbeat file.
 template <Storage S>
-StatusOr<std::map<InstantTime, std::int64_t>> load_heartbeats(S& storage) {
+[[nodiscard]] StatusOr<std::map<InstantTime, std::int64_t>> load_heartbeats(S& storage) {
   std::map<InstantTime, std::int64_t> out;
   ListOptions opts;
   opts.recursive = false;
@@ -81,7 +81,7 @@ StatusOr<std::map<InstantTime, std::int64_t>> load_heartbeats(S& storage) {
 /// The data files the markers of write `t` announce, sorted, without
 /// duplicates.
 template <Storage S>
-StatusOr<std::vector<WrittenFile>> load_markers(S& storage, const InstantTime& t) {
+[[nodiscard]] StatusOr<std::vector<WrittenFile>> load_markers(S& storage, const InstantTime& t) {
   const std::string dir = fmt::format("{}/{}", kMarkerDir, t);
   std::vector<WrittenFile> out;
   std::vector<std::string> server_files;  // MARKERS<n>, read after the listing

@@ -115,7 +115,7 @@ inline file_kind kind_of(const TimelineFileName& f) {
 
 /// A file lakegc does not read must still be intact: empty, parseable JSON,
 /// or an Avro container whose first record decodes.
-inline Status check_intact(std::string_view bytes, std::string_view file) {
+[[nodiscard]] inline Status check_intact(std::string_view bytes, std::string_view file) {
   switch (detect_encoding(bytes)) {
     case encoding::empty: return Status();
     case encoding::avro: return avro::read_first_record(bytes, file).status();
@@ -133,7 +133,7 @@ inline Status check_intact(std::string_view bytes, std::string_view file) {
       fmt::format("{}: expected an empty file, JSON or an Avro object container (Obj\\x01)", file));
 }
 
-inline StatusOr<InstantTime> parse_instant_field(std::string_view value, std::string_view file,
+[[nodiscard]] inline StatusOr<InstantTime> parse_instant_field(std::string_view value, std::string_view file,
                                                  std::string_view field) {
   auto t = InstantTime::parse(value);
   if (!t.ok()) return annotate(t.status(), fmt::format("{}: {}", file, field));
@@ -164,7 +164,7 @@ class journal {
   /// Opens the table whose root `storage` is rooted at. `base_path` is how
   /// the caller names that root (a directory or a URI); it prefixes file
   /// paths written into clean plans and names files in errors.
-  static StatusOr<journal> open(S& storage, std::string base_path, JournalOptions options = {}) {
+  [[nodiscard]] static StatusOr<journal> open(S& storage, std::string base_path, JournalOptions options = {}) {
     while (base_path.size() > 1 && base_path.back() == '/') base_path.pop_back();
     journal j(storage, std::move(base_path), std::move(options));
     const std::string where = j.display(kPropertiesPath);
@@ -195,7 +195,7 @@ class journal {
   /// The instant files of the timeline folder in listing order. Other names
   /// (hoodie.properties, .crc files, folders) are skipped; an instant file
   /// with an unknown action or state is an error naming it.
-  StatusOr<std::vector<TimelineFile>> list_timeline() {
+  [[nodiscard]] StatusOr<std::vector<TimelineFile>> list_timeline() {
     std::vector<TimelineFile> out;
     Status bad;
     ListOptions opts;
@@ -231,14 +231,14 @@ class journal {
   }
 
   /// The Timeline the files make, without reading any content.
-  StatusOr<Timeline> load_timeline() {
+  [[nodiscard]] StatusOr<Timeline> load_timeline() {
     LAKEGC_ASSIGN_OR_RETURN(auto files, list_timeline());
     return make_timeline(files);
   }
 
   // --- Journal ---------------------------------------------------------------
 
-  StatusOr<TableMetadata> load() {
+  [[nodiscard]] StatusOr<TableMetadata> load() {
     LAKEGC_ASSIGN_OR_RETURN(auto files, list_timeline());
     TableMetadata md;
     LAKEGC_ASSIGN_OR_RETURN(md.timeline, make_timeline(files));
@@ -327,7 +327,7 @@ class journal {
     return md;
   }
 
-  Status request_clean(const InstantTime& t, const CleanPlan& plan) {
+  [[nodiscard]] Status request_clean(const InstantTime& t, const CleanPlan& plan) {
     LAKEGC_ASSIGN_OR_RETURN(Timeline tl, load_timeline());
     if (const Instant* i = tl.find(t)) {
       return absl::AlreadyExistsError(fmt::format("{}: instant {} is already on the timeline ({})",
@@ -359,7 +359,7 @@ class journal {
     return annotate(storage_->write_if_absent(rel, *bytes), display(rel));
   }
 
-  StatusOr<CleanPlan> read_clean_plan(const InstantTime& t) {
+  [[nodiscard]] StatusOr<CleanPlan> read_clean_plan(const InstantTime& t) {
     const std::string rel = instant_path(t, "clean.requested");
     const std::string where = display(rel);
     LAKEGC_ASSIGN_OR_RETURN(std::string bytes, read_file(rel));
@@ -403,7 +403,7 @@ class journal {
     return plan;
   }
 
-  Status start_clean(const InstantTime& t) {
+  [[nodiscard]] Status start_clean(const InstantTime& t) {
     const std::string requested = instant_path(t, "clean.requested");
     LAKEGC_ASSIGN_OR_RETURN(std::string plan_bytes, read_file(requested));
     LAKEGC_RETURN_IF_ERROR(refuse_if_completed(t));
@@ -417,7 +417,7 @@ class journal {
     return annotate(st, display(rel));
   }
 
-  Status complete_clean(const InstantTime& t, const lakegc::CleanMetadata& m) {
+  [[nodiscard]] Status complete_clean(const InstantTime& t, const lakegc::CleanMetadata& m) {
     const std::string inflight = instant_path(t, "clean.inflight");
     if (auto info = storage_->stat(inflight); !info.ok()) {
       if (absl::IsNotFound(info.status())) {
@@ -468,7 +468,7 @@ class journal {
 
   /// Reads `<partition>/.hoodie_partition_metadata` (properties:
   /// commitTime, partitionDepth). Errors name the file.
-  StatusOr<PartitionMetadata> read_partition_metadata(std::string_view partition) {
+  [[nodiscard]] StatusOr<PartitionMetadata> read_partition_metadata(std::string_view partition) {
     const std::string rel = join_path(partition, kPartitionMetadataFile);
     const std::string where = display(rel);
     LAKEGC_ASSIGN_OR_RETURN(std::string bytes, read_file(rel));
@@ -503,13 +503,13 @@ class journal {
     return fmt::format("{}/{}.{}", props_.timeline_dir, t, suffix);
   }
 
-  StatusOr<std::string> read_file(const std::string& rel) {
+  [[nodiscard]] StatusOr<std::string> read_file(const std::string& rel) {
     auto bytes = storage_->read(rel);
     if (!bytes.ok()) return annotate(bytes.status(), display(rel));
     return bytes;
   }
 
-  StatusOr<Timeline> make_timeline(const std::vector<TimelineFile>& files) const {
+  [[nodiscard]] StatusOr<Timeline> make_timeline(const std::vector<TimelineFile>& files) const {
     std::vector<TimelineFileName> names;
     names.reserve(files.size());
     for (const auto& f : files) names.push_back(f.parsed);
@@ -534,7 +534,7 @@ class journal {
     return tl;
   }
 
-  Status refuse_if_completed(const InstantTime& t) {
+  [[nodiscard]] Status refuse_if_completed(const InstantTime& t) {
     LAKEGC_ASSIGN_OR_RETURN(auto files, list_timeline());
     for (const auto& f : files) {
       if (f.parsed.requested == t && f.parsed.action == Action::clean && f.parsed.state == State::completed) {
@@ -545,7 +545,7 @@ class journal {
     return Status();
   }
 
-  StatusOr<CleanRecord> read_clean_record(const InstantTime& t, const std::string& rel) {
+  [[nodiscard]] StatusOr<CleanRecord> read_clean_record(const InstantTime& t, const std::string& rel) {
     const std::string where = display(rel);
     LAKEGC_ASSIGN_OR_RETURN(std::string bytes, read_file(rel));
     LAKEGC_ASSIGN_OR_RETURN(hudi::CleanMetadata m, decode_clean_metadata(bytes, where));
@@ -578,7 +578,7 @@ class journal {
   // names (version 1 plans), paths relative to the table, paths under our
   // base path, and absolute paths or URIs from the machine that wrote the
   // plan, whose folder must end with the partition.
-  StatusOr<std::string> name_in_partition(std::string_view partition, std::string_view path,
+  [[nodiscard]] StatusOr<std::string> name_in_partition(std::string_view partition, std::string_view path,
                                           std::string_view where) const {
     auto refuse = [&](std::string_view why) {
       return absl::InvalidArgumentError(

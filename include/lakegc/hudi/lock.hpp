@@ -54,7 +54,7 @@ struct LockSettings {
 /// Reads the lock keys of a write config for the table at `base_path` (the
 /// absolute path the table is opened with). A lock folder outside the table
 /// is refused: lakegc reaches storage only below the table root.
-inline StatusOr<LockSettings> lock_settings(const config::Properties& props, std::string_view base_path) {
+[[nodiscard]] inline StatusOr<LockSettings> lock_settings(const config::Properties& props, std::string_view base_path) {
   LockSettings s;
   config::detail::KeyLookup keys{props, {}};
   if (auto p = keys.get("hoodie.write.lock.provider")) {

@@ -156,14 +156,14 @@ inline simdjson::dom::parser& json_parser() {
   return parser;
 }
 
-inline Status shape_error(std::string_view where, std::string_view expected, std::string_view found) {
+[[nodiscard]] inline Status shape_error(std::string_view where, std::string_view expected, std::string_view found) {
   return absl::InvalidArgumentError(
       lakegc::detail::to_absl(fmt::format("{}: expected {}, found {}", where, expected, found)));
 }
 
 /// Optional string: null or absent -> "".
 template <class Node>
-Status read_string(const Node& n, std::string_view where, std::string& out) {
+[[nodiscard]] Status read_string(const Node& n, std::string_view where, std::string& out) {
   if (n.is_null()) {
     out.clear();
     return Status();
@@ -176,14 +176,14 @@ Status read_string(const Node& n, std::string_view where, std::string& out) {
 
 /// Required string: null or absent is an error.
 template <class Node>
-Status read_required_string(const Node& n, std::string_view where, std::string& out) {
+[[nodiscard]] Status read_required_string(const Node& n, std::string_view where, std::string& out) {
   if (n.is_null()) return shape_error(where, "string", "null or nothing");
   return read_string(n, where, out);
 }
 
 /// Optional int/long: null or absent -> `fallback`.
 template <class Node>
-Status read_int(const Node& n, std::string_view where, std::int64_t& out, std::int64_t fallback) {
+[[nodiscard]] Status read_int(const Node& n, std::string_view where, std::int64_t& out, std::int64_t fallback) {
   if (n.is_null()) {
     out = fallback;
     return Status();
@@ -196,7 +196,7 @@ Status read_int(const Node& n, std::string_view where, std::int64_t& out, std::i
 
 /// Optional boolean: null or absent -> `fallback`.
 template <class Node>
-Status read_bool(const Node& n, std::string_view where, bool& out, bool fallback) {
+[[nodiscard]] Status read_bool(const Node& n, std::string_view where, bool& out, bool fallback) {
   if (n.is_null()) {
     out = fallback;
     return Status();
@@ -210,7 +210,7 @@ Status read_bool(const Node& n, std::string_view where, bool& out, bool fallback
 /// Calls f(index, element) for each element of an array; null or absent is
 /// an empty array. Stops at the first error f returns.
 template <class Node, class F>
-Status each_element(const Node& n, std::string_view where, F&& f) {
+[[nodiscard]] Status each_element(const Node& n, std::string_view where, F&& f) {
   if (n.is_null()) return Status();
   Status st;
   std::size_t i = 0;
@@ -225,7 +225,7 @@ Status each_element(const Node& n, std::string_view where, F&& f) {
 /// Calls f(key, value) for each entry of a map (Avro) or object (JSON); null
 /// or absent is an empty map. Stops at the first error f returns.
 template <class Node, class F>
-Status each_entry(const Node& n, std::string_view where, F&& f) {
+[[nodiscard]] Status each_entry(const Node& n, std::string_view where, F&& f) {
   if (n.is_null()) return Status();
   Status st;
   const bool is_map = n.for_each_entry([&](std::string_view k, const auto& v) {
@@ -237,7 +237,7 @@ Status each_entry(const Node& n, std::string_view where, F&& f) {
 
 /// Array of strings; null or absent -> empty. Null elements are errors.
 template <class Node>
-Status read_string_list(const Node& n, std::string_view where, std::vector<std::string>& out) {
+[[nodiscard]] Status read_string_list(const Node& n, std::string_view where, std::vector<std::string>& out) {
   out.clear();
   return each_element(n, where, [&](std::size_t i, const auto& e) -> Status {
     const auto s = e.as_string();
@@ -250,7 +250,7 @@ Status read_string_list(const Node& n, std::string_view where, std::vector<std::
 /// map<string, array<string>>; null or absent -> empty. A repeated key keeps
 /// the last value, as Hudi's readers (Jackson, Avro Java) do.
 template <class Node>
-Status read_string_list_map(const Node& n, std::string_view where,
+[[nodiscard]] Status read_string_list_map(const Node& n, std::string_view where,
                             std::map<std::string, std::vector<std::string>>& out) {
   out.clear();
   return each_entry(n, where, [&](std::string_view key, const auto& v) -> Status {
@@ -263,7 +263,7 @@ Status read_string_list_map(const Node& n, std::string_view where,
 
 /// map<string, string>; null or absent -> empty.
 template <class Node>
-Status read_string_map(const Node& n, std::string_view where, std::map<std::string, std::string>& out) {
+[[nodiscard]] Status read_string_map(const Node& n, std::string_view where, std::map<std::string, std::string>& out) {
   out.clear();
   return each_entry(n, where, [&](std::string_view key, const auto& v) -> Status {
     std::string s;
@@ -282,7 +282,7 @@ inline std::string file_name_of(std::string_view path) {
 /// HoodieCommitMetadata / HoodieReplaceCommitMetadata from either encoding
 /// (the JSON field names are the Avro ones, docs/hudi-formats.md, "Instant files").
 template <class Node>
-Status decode_commit_node(const Node& root, CommitMetadata& out) {
+[[nodiscard]] Status decode_commit_node(const Node& root, CommitMetadata& out) {
   if (!root.is_record()) return shape_error("top level", "object", root.kind_name());
   // Collected per partition so that a repeated key keeps its last value and
   // the flattened order is the same whatever order the writer used.
@@ -333,7 +333,7 @@ inline std::string_view short_name(std::string_view full_name) {
 /// Reads the first record of an Avro timeline file and checks that its
 /// schema is one of `record_names`. Errors are prefixed with
 /// "<file>: expected Avro <record_names[0]>".
-inline StatusOr<avro::datum> read_avro_record(std::string_view bytes, std::string_view file,
+[[nodiscard]] inline StatusOr<avro::datum> read_avro_record(std::string_view bytes, std::string_view file,
                                               std::initializer_list<std::string_view> record_names) {
   const std::string context = fmt::format("{}: expected Avro {}", file, *record_names.begin());
   switch (detect_encoding(bytes)) {
@@ -363,7 +363,7 @@ inline StatusOr<avro::datum> read_avro_record(std::string_view bytes, std::strin
 
 /// Adds "<file>: expected Avro <what>" to a shape error from a decoder.
 template <class T>
-StatusOr<T> with_context(Status st, T value, std::string_view file, std::string_view what) {
+[[nodiscard]] StatusOr<T> with_context(Status st, T value, std::string_view file, std::string_view what) {
   if (!st.ok()) return annotate(st, fmt::format("{}: expected {}", file, what));
   return value;
 }
@@ -374,7 +374,7 @@ StatusOr<T> with_context(Status st, T value, std::string_view file, std::string_
 /// or in flight: JSON (layout 1) or Avro HoodieCommitMetadata /
 /// HoodieReplaceCommitMetadata (layout 2). An empty file, and "{}", decode to
 /// empty metadata, as in Hudi.
-inline StatusOr<CommitMetadata> decode_commit_metadata(std::string_view bytes, std::string_view file_name_for_errors) {
+[[nodiscard]] inline StatusOr<CommitMetadata> decode_commit_metadata(std::string_view bytes, std::string_view file_name_for_errors) {
   CommitMetadata out;
   switch (detect_encoding(bytes)) {
     case encoding::empty:
@@ -410,7 +410,7 @@ inline StatusOr<CommitMetadata> decode_commit_metadata(std::string_view bytes, s
 /// HoodieCompactionPlan (`.compaction.requested`, `.logcompaction.requested`).
 /// File paths are reduced to file names: Hudi writes bare names or absolute
 /// URIs depending on the version.
-inline StatusOr<CompactionPlan> decode_compaction_plan(std::string_view bytes, std::string_view file_name_for_errors) {
+[[nodiscard]] inline StatusOr<CompactionPlan> decode_compaction_plan(std::string_view bytes, std::string_view file_name_for_errors) {
   LAKEGC_ASSIGN_OR_RETURN(auto d, detail::read_avro_record(bytes, file_name_for_errors, {"HoodieCompactionPlan"}));
   CompactionPlan out;
   const Status st =
@@ -438,7 +438,7 @@ inline StatusOr<CompactionPlan> decode_compaction_plan(std::string_view bytes, s
 /// (`.clustering.requested`, `.replacecommit.requested`). An empty file, or a
 /// plan whose fields are all null (insert_overwrite writes one), is an empty
 /// plan.
-inline StatusOr<ClusteringPlan> decode_clustering_plan(std::string_view bytes, std::string_view file_name_for_errors) {
+[[nodiscard]] inline StatusOr<ClusteringPlan> decode_clustering_plan(std::string_view bytes, std::string_view file_name_for_errors) {
   ClusteringPlan out;
   if (bytes.empty()) return out;
   LAKEGC_ASSIGN_OR_RETURN(auto d,
@@ -471,7 +471,7 @@ inline StatusOr<ClusteringPlan> decode_clustering_plan(std::string_view bytes, s
 
 /// HoodieSavepointMetadata (`.savepoint`). Savepointed files are reduced to
 /// file names.
-inline StatusOr<SavepointMetadata> decode_savepoint_metadata(std::string_view bytes,
+[[nodiscard]] inline StatusOr<SavepointMetadata> decode_savepoint_metadata(std::string_view bytes,
                                                              std::string_view file_name_for_errors) {
   LAKEGC_ASSIGN_OR_RETURN(auto d, detail::read_avro_record(bytes, file_name_for_errors, {"HoodieSavepointMetadata"}));
   SavepointMetadata out;
@@ -499,7 +499,7 @@ inline StatusOr<SavepointMetadata> decode_savepoint_metadata(std::string_view by
 /// {filePath, isBootstrapBaseFile} in filePathsToBeDeletedPerPartition. Both
 /// land in file_paths_to_delete_per_partition as written; `version` tells
 /// which. A missing or null version is 1, the schema's default.
-inline StatusOr<CleanerPlan> decode_cleaner_plan(std::string_view bytes, std::string_view file_name_for_errors) {
+[[nodiscard]] inline StatusOr<CleanerPlan> decode_cleaner_plan(std::string_view bytes, std::string_view file_name_for_errors) {
   LAKEGC_ASSIGN_OR_RETURN(auto d, detail::read_avro_record(bytes, file_name_for_errors, {"HoodieCleanerPlan"}));
   CleanerPlan out;
   Status st = [&]() -> Status {
@@ -554,7 +554,7 @@ inline StatusOr<CleanerPlan> decode_cleaner_plan(std::string_view bytes, std::st
 
 /// HoodieCleanMetadata (completed `.clean`). bootstrapPartitionMetadata is
 /// not read.
-inline StatusOr<CleanMetadata> decode_clean_metadata(std::string_view bytes, std::string_view file_name_for_errors) {
+[[nodiscard]] inline StatusOr<CleanMetadata> decode_clean_metadata(std::string_view bytes, std::string_view file_name_for_errors) {
   LAKEGC_ASSIGN_OR_RETURN(auto d, detail::read_avro_record(bytes, file_name_for_errors, {"HoodieCleanMetadata"}));
   CleanMetadata out;
   Status st = [&]() -> Status {
@@ -597,7 +597,7 @@ inline StatusOr<CleanMetadata> decode_clean_metadata(std::string_view bytes, std
 }
 
 /// HoodieRollbackMetadata (completed `.rollback`).
-inline StatusOr<RollbackMetadata> decode_rollback_metadata(std::string_view bytes,
+[[nodiscard]] inline StatusOr<RollbackMetadata> decode_rollback_metadata(std::string_view bytes,
                                                            std::string_view file_name_for_errors) {
   LAKEGC_ASSIGN_OR_RETURN(auto d, detail::read_avro_record(bytes, file_name_for_errors, {"HoodieRollbackMetadata"}));
   RollbackMetadata out;

@@ -32,7 +32,7 @@ class subfolder_storage {
   const std::string& folder() const noexcept { return folder_; }
 
   template <typename Visitor>
-  Status list(std::string_view dir, Visitor&& visit, const ListOptions& options = {}) {
+  [[nodiscard]] Status list(std::string_view dir, Visitor&& visit, const ListOptions& options = {}) {
     LAKEGC_RETURN_IF_ERROR(lakegc::detail::check_relative_path(dir, "list", /*allow_root=*/true));
     const std::size_t strip = folder_.size() + 1;
     ListOptions inner_options;
@@ -48,24 +48,24 @@ class subfolder_storage {
         inner_options);
   }
 
-  StatusOr<FileInfo> stat(std::string_view path) {
+  [[nodiscard]] StatusOr<FileInfo> stat(std::string_view path) {
     LAKEGC_RETURN_IF_ERROR(lakegc::detail::check_relative_path(path, "stat"));
     LAKEGC_ASSIGN_OR_RETURN(FileInfo info, inner_->stat(inner_path(path)));
     info.path = std::string(path);
     return info;
   }
 
-  StatusOr<std::string> read(std::string_view path) {
+  [[nodiscard]] StatusOr<std::string> read(std::string_view path) {
     LAKEGC_RETURN_IF_ERROR(lakegc::detail::check_relative_path(path, "read"));
     return inner_->read(inner_path(path));
   }
 
-  Status write_if_absent(std::string_view path, std::string_view bytes) {
+  [[nodiscard]] Status write_if_absent(std::string_view path, std::string_view bytes) {
     LAKEGC_RETURN_IF_ERROR(lakegc::detail::check_relative_path(path, "write_if_absent"));
     return inner_->write_if_absent(inner_path(path), bytes);
   }
 
-  Status remove(std::string_view path) {
+  [[nodiscard]] Status remove(std::string_view path) {
     LAKEGC_RETURN_IF_ERROR(lakegc::detail::check_relative_path(path, "remove"));
     return inner_->remove(inner_path(path));
   }

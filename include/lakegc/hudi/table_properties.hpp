@@ -98,7 +98,7 @@ inline std::string upper(std::string_view s) {
 }  // namespace detail
 
 /// Reads hoodie.properties text. `source` names the file in errors.
-inline StatusOr<TableProperties> parse_table_properties(std::string_view text, std::string_view source) {
+[[nodiscard]] inline StatusOr<TableProperties> parse_table_properties(std::string_view text, std::string_view source) {
   LAKEGC_ASSIGN_OR_RETURN(config::Properties props, config::parse_properties(text, source));
   auto bad = [&](std::string_view key, std::string_view value, std::string_view expected) {
     return absl::InvalidArgumentError(fmt::format("{}: {}={}: expected {}", source, key, value, expected));

@@ -50,7 +50,7 @@ inline bool looks_like_instant_file(std::string_view name) {
 
 /// Parses one timeline file name. An unknown action or state is an error
 /// naming the file: a timeline we do not understand is never guessed at.
-inline StatusOr<TimelineFileName> parse_timeline_file_name(std::string_view name) {
+[[nodiscard]] inline StatusOr<TimelineFileName> parse_timeline_file_name(std::string_view name) {
   auto bad = [&](std::string_view why) {
     return absl::InvalidArgumentError(fmt::format("timeline file '{}': {}", name, why));
   };

@@ -91,7 +91,7 @@ class table_writer {
  public:
   /// Creates the table: writes `.hoodie/hoodie.properties`. AlreadyExists
   /// when the storage already holds a table.
-  static StatusOr<table_writer> create(S& storage, TableConfig config) {
+  [[nodiscard]] static StatusOr<table_writer> create(S& storage, TableConfig config) {
     table_writer w(storage, std::move(config));
     LAKEGC_RETURN_IF_ERROR(storage.write_if_absent(kPropertiesPath, w.properties_text()));
     return w;
@@ -108,7 +108,7 @@ class table_writer {
 
   /// Starts a write at `t`: a commit on Copy-on-Write tables, a deltacommit
   /// on Merge-on-Read ones. Writes the requested and in-flight files.
-  Status start(const InstantTime& t) {
+  [[nodiscard]] Status start(const InstantTime& t) {
     if (writes_.contains(t)) return absl::AlreadyExistsError(fmt::format("write {} already started", t));
     const bool cow = config_.type == TableType::copy_on_write;
     LAKEGC_RETURN_IF_ERROR(put(fmt::format(".hoodie/{}.{}.requested", t, action()), ""));
@@ -121,7 +121,7 @@ class table_writer {
 
   /// Writes a base file of group `file_id` in `partition` for the write at
   /// `t` (a new slice of that group). Returns the file name.
-  StatusOr<std::string> write_base_file(const InstantTime& t, std::string_view partition, std::string_view file_id,
+  [[nodiscard]] StatusOr<std::string> write_base_file(const InstantTime& t, std::string_view partition, std::string_view file_id,
                                         std::string_view bytes) {
     LAKEGC_ASSIGN_OR_RETURN(Write * w, pending(t));
     LAKEGC_RETURN_IF_ERROR(ensure_partition(partition, t));
@@ -141,7 +141,7 @@ class table_writer {
   /// Merge-on-Read: appends a log file to the current slice of group
   /// `file_id` (named by the slice's base instant, as table version 6
   /// does). Returns the file name.
-  StatusOr<std::string> write_log_file(const InstantTime& t, std::string_view partition, std::string_view file_id,
+  [[nodiscard]] StatusOr<std::string> write_log_file(const InstantTime& t, std::string_view partition, std::string_view file_id,
                                        std::string_view bytes) {
     if (config_.type != TableType::merge_on_read) {
       return absl::FailedPreconditionError("write_log_file: Copy-on-Write tables have no log files");
@@ -172,7 +172,7 @@ class table_writer {
 
   /// Completes the write at `t`: `.commit` / `.deltacommit` with the write
   /// stats of every file it wrote.
-  Status complete(const InstantTime& t, std::string_view operation_type = "UPSERT") {
+  [[nodiscard]] Status complete(const InstantTime& t, std::string_view operation_type = "UPSERT") {
     LAKEGC_ASSIGN_OR_RETURN(Write * w, pending(t));
     LAKEGC_RETURN_IF_ERROR(put(fmt::format(".hoodie/{}.{}", t, action()), metadata_json(w->stats, operation_type)));
     writes_.erase(t);
@@ -210,11 +210,11 @@ class table_writer {
 
   std::string_view action() const { return config_.type == TableType::copy_on_write ? "commit" : "deltacommit"; }
 
-  Status put(const std::string& path, std::string_view bytes) {
+  [[nodiscard]] Status put(const std::string& path, std::string_view bytes) {
     return annotate(storage_->write_if_absent(path, bytes), fmt::format("writing {}", path));
   }
 
-  StatusOr<Write*> pending(const InstantTime& t) {
+  [[nodiscard]] StatusOr<Write*> pending(const InstantTime& t) {
     auto it = writes_.find(t);
     if (it == writes_.end()) return absl::FailedPreconditionError(fmt::format("no write in progress at {}", t));
     return &it->second;
@@ -226,7 +226,7 @@ class table_writer {
     return fmt::format("{}-{}-{}", w.stats.size(), writes_.size() + completed_stages_, attempt_);
   }
 
-  Status ensure_partition(std::string_view partition, const InstantTime& t) {
+  [[nodiscard]] Status ensure_partition(std::string_view partition, const InstantTime& t) {
     const std::string path = join_path(partition, kPartitionMetadataFile);
     auto st = storage_->stat(path);
     if (st.ok()) return Status();

@@ -23,7 +23,7 @@
 namespace lakegc::hudi::avro {
 
 /// An Avro long (zig-zag varint, at most 10 bytes).
-inline Status read_long(byte_cursor& in, std::int64_t& out, std::string_view what) {
+[[nodiscard]] inline Status read_long(byte_cursor& in, std::int64_t& out, std::string_view what) {
   const std::size_t start = in.offset();
   std::uint64_t value = 0;
   for (int shift = 0; shift <= 63; shift += 7) {
@@ -42,7 +42,7 @@ inline Status read_long(byte_cursor& in, std::int64_t& out, std::string_view wha
 }
 
 /// An Avro int: a long that must fit 32 bits.
-inline Status read_int(byte_cursor& in, std::int32_t& out, std::string_view what) {
+[[nodiscard]] inline Status read_int(byte_cursor& in, std::int32_t& out, std::string_view what) {
   std::int64_t n = 0;
   LAKEGC_RETURN_IF_ERROR(read_long(in, n, what));
   if (n < INT32_MIN || n > INT32_MAX) return absl::DataLossError(fmt::format("int value {} out of range", n));
@@ -51,7 +51,7 @@ inline Status read_int(byte_cursor& in, std::int32_t& out, std::string_view what
 }
 
 /// An Avro string or bytes value: a long length, then the bytes.
-inline Status read_length_prefixed(byte_cursor& in, std::string_view& out, std::string_view what) {
+[[nodiscard]] inline Status read_length_prefixed(byte_cursor& in, std::string_view& out, std::string_view what) {
   const std::size_t start = in.offset();
   std::int64_t len = 0;
   LAKEGC_RETURN_IF_ERROR(read_long(in, len, what));
@@ -63,7 +63,7 @@ inline Status read_length_prefixed(byte_cursor& in, std::string_view& out, std::
   return in.take(static_cast<std::size_t>(len), out, what);
 }
 
-inline Status read_float(byte_cursor& in, float& out, std::string_view what) {
+[[nodiscard]] inline Status read_float(byte_cursor& in, float& out, std::string_view what) {
   std::string_view b;
   LAKEGC_RETURN_IF_ERROR(in.take(4, b, what));
   out = std::bit_cast<float>(boost::endian::endian_load<std::uint32_t, 4, boost::endian::order::little>(
@@ -71,7 +71,7 @@ inline Status read_float(byte_cursor& in, float& out, std::string_view what) {
   return Status();
 }
 
-inline Status read_double(byte_cursor& in, double& out, std::string_view what) {
+[[nodiscard]] inline Status read_double(byte_cursor& in, double& out, std::string_view what) {
   std::string_view b;
   LAKEGC_RETURN_IF_ERROR(in.take(8, b, what));
   out = std::bit_cast<double>(boost::endian::endian_load<std::uint64_t, 8, boost::endian::order::little>(

@@ -64,7 +64,7 @@ struct container_layout {
 };
 
 /// Parses the framing of the container `bytes`.
-inline Status parse_container_layout(std::string_view bytes, container_layout& out) {
+[[nodiscard]] inline Status parse_container_layout(std::string_view bytes, container_layout& out) {
   if (!is_object_container(bytes)) {
     return absl::InvalidArgumentError("not an Avro object container (no Obj\\x01 magic)");
   }

@@ -36,7 +36,7 @@ class value_decoder {
   value_decoder(const schema& s, byte_cursor& in, std::int64_t& element_budget)
       : schema_(s), in_(in), budget_(element_budget) {}
 
-  Status decode(std::uint32_t index, datum& out, int depth) {
+  [[nodiscard]] Status decode(std::uint32_t index, datum& out, int depth) {
     if (depth > max_depth) {
       return absl::DataLossError(fmt::format("value nested deeper than {} levels", max_depth));
     }
@@ -132,7 +132,7 @@ class value_decoder {
  private:
   /// Arrays and maps: blocks of `count` items, ending with a 0 count; a
   /// negative count is followed by the block's byte size.
-  Status decode_blocks(const schema_node& node, datum& out, int depth) {
+  [[nodiscard]] Status decode_blocks(const schema_node& node, datum& out, int depth) {
     const bool is_map = node.kind == type::map;
     const std::string_view what = is_map ? "map block count" : "array block count";
     out = is_map ? datum::make_map() : datum::make_array();
@@ -184,14 +184,14 @@ class value_decoder {
 /// element takes one. Start it at the byte size of the input plus one: a
 /// real writer spends at least one byte per element, except for elements of
 /// zero-byte types (null, empty records), whose count this caps.
-inline Status decode_value(const schema& s, byte_cursor& in, std::int64_t& element_budget, datum& out) {
+[[nodiscard]] inline Status decode_value(const schema& s, byte_cursor& in, std::int64_t& element_budget, datum& out) {
   return detail::value_decoder(s, in, element_budget).decode(s.root_index(), out, 0);
 }
 
 /// Decodes `bytes`, which start at `file_offset` in their file, as exactly
 /// one value of `s`: bytes left over mean the writer used another schema,
 /// and are DataLoss rather than ignored.
-inline StatusOr<datum> decode_single_value(const schema& s, std::string_view bytes, std::size_t file_offset) {
+[[nodiscard]] inline StatusOr<datum> decode_single_value(const schema& s, std::string_view bytes, std::size_t file_offset) {
   byte_cursor in(bytes, file_offset);
   std::int64_t budget = static_cast<std::int64_t>(bytes.size()) + 1;
   datum out;

@@ -39,7 +39,7 @@ class value_encoder {
  public:
   value_encoder(const schema& s, std::string& out) : schema_(s), out_(out) {}
 
-  Status encode(std::uint32_t index, const datum& d, int depth) {
+  [[nodiscard]] Status encode(std::uint32_t index, const datum& d, int depth) {
     if (depth > max_depth) {
       return absl::InvalidArgumentError(fmt::format("value nested deeper than {} levels", max_depth));
     }
@@ -132,7 +132,7 @@ class value_encoder {
     return false;
   }
 
-  Status encode_union(const schema_node& u, const datum& d, int depth) {
+  [[nodiscard]] Status encode_union(const schema_node& u, const datum& d, int depth) {
     for (const bool exact : {true, false}) {
       for (std::size_t b = 0; b < u.children.size(); ++b) {
         if (!takes(schema_.node(u.children[b]), d, exact)) continue;
@@ -151,7 +151,7 @@ class value_encoder {
                     d.type_name().empty() ? std::string() : fmt::format(" {}", d.type_name())));
   }
 
-  static Status mismatch(const schema_node& node, const datum& d) {
+  [[nodiscard]] static Status mismatch(const schema_node& node, const datum& d) {
     std::string expected(type_name(node.kind));
     if (!node.name.empty()) expected += " " + node.name;
     if (node.kind == type::fixed) expected += fmt::format(" of {} bytes", node.size);
@@ -167,12 +167,12 @@ class value_encoder {
 }  // namespace detail
 
 /// Appends the Avro binary encoding of `d` as a value of `s`'s root type.
-inline Status encode_value(const schema& s, const datum& d, std::string& out) {
+[[nodiscard]] inline Status encode_value(const schema& s, const datum& d, std::string& out) {
   return detail::value_encoder(s, out).encode(s.root_index(), d, 0);
 }
 
 /// The Avro binary encoding of `d` as a value of `s`'s root type.
-inline StatusOr<std::string> encode(const schema& s, const datum& d) {
+[[nodiscard]] inline StatusOr<std::string> encode(const schema& s, const datum& d) {
   std::string out;
   LAKEGC_RETURN_IF_ERROR(encode_value(s, d, out));
   return out;

@@ -36,7 +36,7 @@ struct container {
 };
 
 /// Decodes every record of the container `bytes`; errors carry no file name.
-inline StatusOr<container> decode_container(std::string_view bytes) {
+[[nodiscard]] inline StatusOr<container> decode_container(std::string_view bytes) {
   container_layout layout;
   LAKEGC_RETURN_IF_ERROR(parse_container_layout(bytes, layout));
   auto parsed = cached_schema(layout.schema_json);
@@ -70,7 +70,7 @@ inline StatusOr<container> decode_container(std::string_view bytes) {
 
 /// Decodes every record of the object container file `bytes`. Errors name
 /// `file_name_for_errors`: "<file>: expected Avro object container: <why>".
-inline StatusOr<container> read_container(std::string_view bytes, std::string_view file_name_for_errors) {
+[[nodiscard]] inline StatusOr<container> read_container(std::string_view bytes, std::string_view file_name_for_errors) {
   auto c = decode_container(bytes);
   if (!c.ok()) return annotate(c.status(), fmt::format("{}: expected Avro object container", file_name_for_errors));
   return c;
@@ -79,7 +79,7 @@ inline StatusOr<container> read_container(std::string_view bytes, std::string_vi
 /// The first record of an object container file, as Hudi reads timeline
 /// files (TimelineMetadataUtils takes the first record). A container with no
 /// record is DataLoss.
-inline StatusOr<datum> read_first_record(std::string_view bytes, std::string_view file_name_for_errors) {
+[[nodiscard]] inline StatusOr<datum> read_first_record(std::string_view bytes, std::string_view file_name_for_errors) {
   LAKEGC_ASSIGN_OR_RETURN(auto c, read_container(bytes, file_name_for_errors));
   if (c.records.empty()) {
     return absl::DataLossError(

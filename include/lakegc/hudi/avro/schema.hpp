@@ -72,7 +72,7 @@ class schema {
  public:
   /// Parses the JSON text of a schema. Errors are DataLoss: a schema comes
   /// from the file it describes, and a bad one means a damaged file.
-  static StatusOr<schema> parse(std::string_view json);
+  [[nodiscard]] static StatusOr<schema> parse(std::string_view json);
 
   const schema_node& root() const noexcept { return nodes_[root_]; }
   std::uint32_t root_index() const noexcept { return root_; }
@@ -96,7 +96,7 @@ class schema {
 /// Builds a schema from simdjson's DOM. Not for direct use: schema::parse.
 class schema_parser {
  public:
-  static StatusOr<schema> run(std::string_view json) {
+  [[nodiscard]] static StatusOr<schema> run(std::string_view json) {
     thread_local simdjson::dom::parser json_parser;
     simdjson::dom::element root;
     if (const auto err = json_parser.parse(json.data(), json.size()).get(root); err != simdjson::SUCCESS) {
@@ -119,14 +119,14 @@ class schema_parser {
     return std::nullopt;
   }
 
-  static Status bad(std::string_view what) { return absl::DataLossError(std::string(what)); }
+  [[nodiscard]] static Status bad(std::string_view what) { return absl::DataLossError(std::string(what)); }
 
   static std::string qualify(std::string_view name, std::string_view ns) {
     if (name.find('.') != std::string_view::npos || ns.empty()) return std::string(name);
     return fmt::format("{}.{}", ns, name);
   }
 
-  StatusOr<std::uint32_t> resolve(std::string_view name, std::string_view ns) const {
+  [[nodiscard]] StatusOr<std::uint32_t> resolve(std::string_view name, std::string_view ns) const {
     if (auto p = primitive_index(name)) return *p;
     if (auto i = out_.find(qualify(name, ns))) return *i;
     if (auto i = out_.find(name)) return *i;
@@ -134,7 +134,7 @@ class schema_parser {
   }
 
   /// Adds a named node, refusing a second definition of its full name.
-  StatusOr<std::uint32_t> define(schema_node node) {
+  [[nodiscard]] StatusOr<std::uint32_t> define(schema_node node) {
     if (primitive_index(node.name)) return bad(fmt::format("a named type may not be called '{}'", node.name));
     if (out_.find(node.name)) {
       return bad(fmt::format("the schema defines the named type '{}' twice", node.name));
@@ -150,7 +150,7 @@ class schema_parser {
     return static_cast<std::uint32_t>(out_.nodes_.size() - 1);
   }
 
-  static StatusOr<std::string_view> string_member(simdjson::dom::object obj, std::string_view key,
+  [[nodiscard]] static StatusOr<std::string_view> string_member(simdjson::dom::object obj, std::string_view key,
                                                   std::string_view of) {
     std::string_view s;
     if (obj[key].get_string().get(s) != simdjson::SUCCESS || s.empty()) {
@@ -160,7 +160,7 @@ class schema_parser {
   }
 
   /// Full name and namespace of a record, enum or fixed declaration.
-  static StatusOr<std::pair<std::string, std::string>> full_name_of(simdjson::dom::object obj,
+  [[nodiscard]] static StatusOr<std::pair<std::string, std::string>> full_name_of(simdjson::dom::object obj,
                                                                     std::string_view enclosing_ns,
                                                                     std::string_view kind) {
     LAKEGC_ASSIGN_OR_RETURN(std::string_view name, string_member(obj, "name", kind));
@@ -173,7 +173,7 @@ class schema_parser {
     return std::pair{std::move(full), std::move(own_ns)};
   }
 
-  StatusOr<std::uint32_t> parse_type(simdjson::dom::element e, std::string_view ns, int depth) {
+  [[nodiscard]] StatusOr<std::uint32_t> parse_type(simdjson::dom::element e, std::string_view ns, int depth) {
     if (depth > max_depth) return bad(fmt::format("the schema nests deeper than {} levels", max_depth));
     std::string_view name;
     if (e.get_string().get(name) == simdjson::SUCCESS) return resolve(name, ns);
@@ -273,14 +273,14 @@ class schema_parser {
   schema out_;
 };
 
-inline StatusOr<schema> schema::parse(std::string_view json) { return schema_parser::run(json); }
+[[nodiscard]] inline StatusOr<schema> schema::parse(std::string_view json) { return schema_parser::run(json); }
 
 /// schema::parse with a small per-thread cache keyed by the schema text.
 /// Hudi embeds the same schema in every file it writes with one version
 /// (HoodieCommitMetadata's is ~6 KB), and a v8 timeline holds thousands of
 /// such files; parsing once per distinct text keeps loading linear in the
 /// bytes of records, not of schemas.
-inline StatusOr<std::shared_ptr<const schema>> cached_schema(std::string_view json) {
+[[nodiscard]] inline StatusOr<std::shared_ptr<const schema>> cached_schema(std::string_view json) {
   struct entry {
     std::string json;
     std::shared_ptr<const schema> parsed;

@@ -90,7 +90,7 @@ inline std::uint32_t checksum_of(std::uint8_t type, std::string_view chunk) {
 
 /// Reads the block whose header starts at `offset`, which must end at or
 /// before `limit` (the end of the section it belongs to).
-inline StatusOr<block> read_block(std::string_view file, std::size_t offset, std::size_t limit, codec c) {
+[[nodiscard]] inline StatusOr<block> read_block(std::string_view file, std::size_t offset, std::size_t limit, codec c) {
   if (offset > limit || limit > file.size()) {
     return absl::DataLossError(fmt::format("block offset {} is outside the file ({} bytes)", offset, file.size()));
   }

@@ -41,7 +41,7 @@ inline std::string_view codec_name(codec c) noexcept {
 /// Inflates `compressed` (one or more gzip members, as Hadoop's GzipCodec
 /// writes them; zlib streams are accepted too) into exactly `size` bytes.
 /// `where` names the block in errors.
-inline StatusOr<std::string> gunzip(std::string_view compressed, std::size_t size, std::string_view where) {
+[[nodiscard]] inline StatusOr<std::string> gunzip(std::string_view compressed, std::size_t size, std::string_view where) {
   // Deflate expands at most ~1032:1; a larger claim is damage, and is
   // refused before `size` bytes are allocated.
   if (size > compressed.size() * 1032 + 1024) {

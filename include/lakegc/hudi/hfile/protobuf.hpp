@@ -23,7 +23,7 @@
 namespace lakegc::hudi::hfile::protobuf {
 
 /// An unsigned varint (at most 10 bytes).
-inline Status read_varint(byte_cursor& in, std::uint64_t& out, std::string_view what) {
+[[nodiscard]] inline Status read_varint(byte_cursor& in, std::uint64_t& out, std::string_view what) {
   const std::size_t start = in.offset();
   out = 0;
   for (int shift = 0; shift < 64; shift += 7) {
@@ -36,7 +36,7 @@ inline Status read_varint(byte_cursor& in, std::uint64_t& out, std::string_view 
 }
 
 /// A length-delimited byte string.
-inline Status read_delimited(byte_cursor& in, std::string_view& out, std::string_view what) {
+[[nodiscard]] inline Status read_delimited(byte_cursor& in, std::string_view& out, std::string_view what) {
   std::uint64_t n = 0;
   LAKEGC_RETURN_IF_ERROR(read_varint(in, n, what));
   if (n > in.remaining()) {
@@ -57,7 +57,7 @@ struct field {
 /// Calls `f(const field&)` for each field of the message `message`, which
 /// starts at `file_offset`; `f` returns a Status.
 template <class F>
-Status for_each_field(std::string_view message, std::size_t file_offset, std::string_view what, F&& f) {
+[[nodiscard]] Status for_each_field(std::string_view message, std::size_t file_offset, std::string_view what, F&& f) {
   byte_cursor in(message, file_offset);
   while (!in.at_end()) {
     const std::size_t at = in.offset();

@@ -84,7 +84,7 @@ namespace detail {
 /// Hadoop WritableUtils.readVLong, how HFile writes index key lengths and
 /// MVCC versions: one byte for -112..127, else a length byte then
 /// big-endian bytes.
-inline Status read_hadoop_vlong(byte_cursor& in, std::int64_t& out, std::string_view what) {
+[[nodiscard]] inline Status read_hadoop_vlong(byte_cursor& in, std::int64_t& out, std::string_view what) {
   std::uint8_t first_byte = 0;
   LAKEGC_RETURN_IF_ERROR(in.read_u8(first_byte, what));
   const auto first = static_cast<std::int8_t>(first_byte);
@@ -104,7 +104,7 @@ inline Status read_hadoop_vlong(byte_cursor& in, std::int64_t& out, std::string_
   return Status();
 }
 
-inline StatusOr<trailer> read_trailer(std::string_view file) {
+[[nodiscard]] inline StatusOr<trailer> read_trailer(std::string_view file) {
   if (file.size() < trailer_size) {
     return absl::DataLossError(
         fmt::format("{} bytes are too few for an HFile (its trailer alone is {})", file.size(), trailer_size));
@@ -168,7 +168,7 @@ struct index_entry {
   std::string key;
 };
 
-inline StatusOr<std::vector<index_entry>> read_root_index(const block& b, std::uint32_t count) {
+[[nodiscard]] inline StatusOr<std::vector<index_entry>> read_root_index(const block& b, std::uint32_t count) {
   byte_cursor in(b.payload);
   std::vector<index_entry> out;
   // Each entry takes at least 13 bytes.
@@ -194,7 +194,7 @@ inline StatusOr<std::vector<index_entry>> read_root_index(const block& b, std::u
   return out;
 }
 
-inline Status read_file_info(const block& b, std::map<std::string, std::string, std::less<>>& out) {
+[[nodiscard]] inline Status read_file_info(const block& b, std::map<std::string, std::string, std::less<>>& out) {
   byte_cursor in(b.payload);
   std::string_view pb_magic;
   LAKEGC_RETURN_IF_ERROR(in.take(4, pb_magic, "file info magic"));
@@ -216,7 +216,7 @@ inline Status read_file_info(const block& b, std::map<std::string, std::string, 
 }
 
 /// Appends the cells of the data block `b` to `out`.
-inline Status read_cells(const block& b, std::vector<cell>& out) {
+[[nodiscard]] inline Status read_cells(const block& b, std::vector<cell>& out) {
   byte_cursor in(b.payload);
   while (!in.at_end()) {
     const std::size_t at = in.position();
@@ -254,7 +254,7 @@ inline Status read_cells(const block& b, std::vector<cell>& out) {
 
 /// Every cell of the HFile `bytes`, with its trailer, file info and meta
 /// block names. Errors are prefixed with `file_name_for_errors`.
-inline StatusOr<hfile_contents> read_hfile(std::string_view bytes, std::string_view file_name_for_errors) {
+[[nodiscard]] inline StatusOr<hfile_contents> read_hfile(std::string_view bytes, std::string_view file_name_for_errors) {
   auto fail = [&](const Status& st) { return annotate(st, fmt::format("{}: HFile", file_name_for_errors)); };
   hfile_contents out;
   auto t = detail::read_trailer(bytes);

@@ -94,7 +94,7 @@ inline void put_hadoop_vint(std::string& out, std::int64_t v) {
 }
 
 /// Standard gzip, as Hadoop's GzipCodec writes it (read back by gunzip).
-inline StatusOr<std::string> gzip(std::string_view data) {
+[[nodiscard]] inline StatusOr<std::string> gzip(std::string_view data) {
   z_stream z{};
   if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
     return absl::InternalError("zlib: deflateInit2 failed");
@@ -113,7 +113,7 @@ inline StatusOr<std::string> gzip(std::string_view data) {
 }
 
 /// A block: header, payload (compressed), NULL checksums.
-inline StatusOr<std::string> serialize_block(block_kind kind, std::string_view payload, codec c,
+[[nodiscard]] inline StatusOr<std::string> serialize_block(block_kind kind, std::string_view payload, codec c,
                                              std::int64_t previous_offset) {
   std::string stored;
   if (c == codec::gz) {
@@ -159,7 +159,7 @@ inline void put_cell(std::string& out, std::string_view key, std::string_view va
 /// key order (HFileUtils.serializeRecordsToLogBlock refuses duplicates),
 /// with `file_info` entries added to the writer's own (MAX_MEMSTORE_TS_KEY,
 /// LASTKEY, AVG_KEY_LEN, CREATE_TIME_TS, AVG_VALUE_LEN, KEY_VALUE_VERSION).
-inline StatusOr<std::string> write_hfile(std::span<const std::pair<std::string, std::string>> cells,
+[[nodiscard]] inline StatusOr<std::string> write_hfile(std::span<const std::pair<std::string, std::string>> cells,
                                          const std::map<std::string, std::string>& file_info,
                                          const hfile_write_options& options = {}) {
   for (std::size_t i = 1; i < cells.size(); ++i) {

@@ -33,7 +33,7 @@ struct command {
 /// The command of a COMMAND_BLOCK. DataLoss when COMMAND_BLOCK_TYPE is
 /// missing or not a command Hudi defines, or a rollback has no target
 /// (HoodieCommandBlock's constructor fails on the same blocks).
-inline StatusOr<command> decode_command(const log_block& b, std::string_view file_name_for_errors) {
+[[nodiscard]] inline StatusOr<command> decode_command(const log_block& b, std::string_view file_name_for_errors) {
   auto fail = [&](std::string_view why) {
     return absl::DataLossError(fmt::format("{}: COMMAND_BLOCK at byte {}: {}", file_name_for_errors, b.offset, why));
   };

@@ -88,7 +88,7 @@ inline std::optional<std::string> optional_string(const avro::datum& d) {
 }  // namespace detail
 
 /// The records of a DELETE_BLOCK.
-inline StatusOr<std::vector<delete_record>> decode_delete_records(const log_block& b,
+[[nodiscard]] inline StatusOr<std::vector<delete_record>> decode_delete_records(const log_block& b,
                                                                   std::string_view file_name_for_errors) {
   auto fail = [&](const Status& st) {
     return annotate(st, fmt::format("{}: DELETE_BLOCK at byte {}", file_name_for_errors, b.offset));
@@ -124,7 +124,7 @@ inline StatusOr<std::vector<delete_record>> decode_delete_records(const log_bloc
 /// A DELETE_BLOCK of `records` written by `instant_time`, as
 /// HoodieAppendHandle writes one (INSTANT_TIME header; Hudi adds SCHEMA
 /// too, which readers of delete blocks ignore), plus `extra_header`.
-inline StatusOr<log_block> make_delete_block(std::span<const delete_record> records, std::string_view instant_time,
+[[nodiscard]] inline StatusOr<log_block> make_delete_block(std::span<const delete_record> records, std::string_view instant_time,
                                              std::map<header_key, std::string> extra_header = {}) {
   LAKEGC_ASSIGN_OR_RETURN(auto schema, avro::cached_schema(schemas::delete_record_list));
   avro::datum list = avro::datum::make_array();

@@ -32,7 +32,7 @@
 namespace lakegc::hudi::log {
 
 /// The records of an HFILE_DATA_BLOCK, keyed by record key.
-inline StatusOr<std::vector<hfile::keyed_record>> decode_hfile_records(const log_block& b,
+[[nodiscard]] inline StatusOr<std::vector<hfile::keyed_record>> decode_hfile_records(const log_block& b,
                                                                        std::string_view file_name_for_errors) {
   const std::string where = fmt::format("{}: HFILE_DATA_BLOCK at byte {}", file_name_for_errors, b.offset);
   if (b.type != block_type::hfile_data) return absl::InvalidArgumentError(fmt::format("{}: not an HFile block", where));
@@ -46,7 +46,7 @@ inline StatusOr<std::vector<hfile::keyed_record>> decode_hfile_records(const log
 
 /// An HFILE_DATA_BLOCK of `records` (key, record whose `key_field` holds
 /// the key) written by `instant_time` with writer schema `schema_json`.
-inline StatusOr<log_block> make_hfile_data_block(std::string_view schema_json,
+[[nodiscard]] inline StatusOr<log_block> make_hfile_data_block(std::string_view schema_json,
                                                  std::span<const std::pair<std::string, avro::datum>> records,
                                                  std::string_view instant_time, std::string_view key_field = "key",
                                                  std::map<std::string, std::string> extra_file_info = {}) {

@@ -84,7 +84,7 @@ inline std::string framing_problem(std::string_view file, std::size_t after_size
 
 /// Reads a header or footer map: int32 count, then (ordinal, length, bytes).
 template <class Key>
-Status read_metadata(byte_cursor& in, std::map<Key, std::string>& out, std::string_view what,
+[[nodiscard]] Status read_metadata(byte_cursor& in, std::map<Key, std::string>& out, std::string_view what,
                      std::int32_t known_keys) {
   const std::size_t at = in.offset();
   std::int32_t count = 0;
@@ -115,7 +115,7 @@ Status read_metadata(byte_cursor& in, std::map<Key, std::string>& out, std::stri
 
 /// Parses the inside of a block whose framing holds. `magic_at` is where its
 /// magic starts; the block spans [magic_at, end).
-inline Status parse_block(std::string_view file, std::size_t magic_at, std::size_t end, log_block& b) {
+[[nodiscard]] inline Status parse_block(std::string_view file, std::size_t magic_at, std::size_t end, log_block& b) {
   const std::size_t body_at = magic_at + magic.size() + 8;
   byte_cursor in(file.substr(body_at, end - body_at), body_at);
   b.offset = magic_at;
@@ -161,7 +161,7 @@ inline Status parse_block(std::string_view file, std::size_t magic_at, std::size
 
 /// The blocks of the log file `bytes`, in file order. Errors are prefixed
 /// with `file_name_for_errors`.
-inline StatusOr<std::vector<log_block>> read_blocks(std::string_view bytes, std::string_view file_name_for_errors) {
+[[nodiscard]] inline StatusOr<std::vector<log_block>> read_blocks(std::string_view bytes, std::string_view file_name_for_errors) {
   std::vector<log_block> out;
   std::size_t pos = 0;
   while (pos < bytes.size()) {

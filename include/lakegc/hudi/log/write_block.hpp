@@ -45,7 +45,7 @@ void put_metadata(std::string& out, const std::map<Key, std::string>& entries) {
 /// ignored). InvalidArgument for a corrupt block, which is never written,
 /// and for a block past Hudi's 2 GiB limit (HUDI-2655: Hudi reads block
 /// sizes as Java ints).
-inline StatusOr<std::string> encode_block(const log_block& b) {
+[[nodiscard]] inline StatusOr<std::string> encode_block(const log_block& b) {
   if (b.type == block_type::corrupt) {
     return absl::InvalidArgumentError("a CORRUPT_BLOCK is what a reader makes of damage; it is never written");
   }

@@ -132,7 +132,7 @@ inline constexpr std::string_view lakegc_writer_key = "lakegc.writer";
 
 /// The bytes of the log file holding `records`, written by `instant`.
 /// Empty when there is nothing to write (Hudi then opens no log file).
-inline StatusOr<std::string> clean_log_bytes(const clean_records& records, std::string_view instant) {
+[[nodiscard]] inline StatusOr<std::string> clean_log_bytes(const clean_records& records, std::string_view instant) {
   const std::string schema = schemas::metadata_record_with_meta_fields();
   std::string out;
   if (!records.upserts.empty()) {

@@ -104,7 +104,7 @@ struct files_log {
 };
 
 template <Storage S>
-StatusOr<std::vector<files_log>> list_files_logs(S& mdt, std::string_view mdt_path) {
+[[nodiscard]] StatusOr<std::vector<files_log>> list_files_logs(S& mdt, std::string_view mdt_path) {
   std::vector<files_log> out;
   Status bad;
   LAKEGC_RETURN_IF_ERROR(annotate(mdt.list(files_partition_name,
@@ -149,7 +149,7 @@ inline bool written_by_lakegc(const files_log& f, std::string_view instant) {
   return marked;
 }
 
-inline Status refused(std::string why) { return absl::FailedPreconditionError(std::move(why)); }
+[[nodiscard]] inline Status refused(std::string why) { return absl::FailedPreconditionError(std::move(why)); }
 
 }  // namespace detail
 
@@ -159,7 +159,7 @@ inline Status refused(std::string why) { return absl::FailedPreconditionError(st
 /// may complete are the pending cleans on `data` and a new one requested
 /// at or after `new_clean_floor`. Nothing is written.
 template <Storage S>
-Status check_clean_update(S& storage, const TableProperties& props, const Timeline& data, std::string_view base_path,
+[[nodiscard]] Status check_clean_update(S& storage, const TableProperties& props, const Timeline& data, std::string_view base_path,
                           const InstantTime& new_clean_floor) {
   const std::vector<std::string> partitions = metadata_partitions_to_update(props);
   if (std::find(partitions.begin(), partitions.end(), files_partition_name) == partitions.end()) {
@@ -227,7 +227,7 @@ struct clean_update {
 /// `storage` with properties `props`; `now_ms` is the clock for a layout-2
 /// completion time. Call it after check_clean_update said yes.
 template <Storage S>
-StatusOr<clean_update> write_clean_deltacommit(S& storage, const TableProperties& props, std::string_view base_path, const InstantTime& t,
+[[nodiscard]] StatusOr<clean_update> write_clean_deltacommit(S& storage, const TableProperties& props, std::string_view base_path, const InstantTime& t,
                                                const lakegc::CleanMetadata& m,
                                                const std::function<std::int64_t()>& now_ms) {
   subfolder_storage<S> mdt(storage, std::string(folder));

@@ -145,7 +145,7 @@ inline avro::datum write_stat(std::string_view file_id, std::optional<std::strin
 }  // namespace detail
 
 /// Layout 2 (Avro HoodieCommitMetadata in an object container).
-inline StatusOr<std::string> deltacommit_avro(const files_log_write& w, bool completed) {
+[[nodiscard]] inline StatusOr<std::string> deltacommit_avro(const files_log_write& w, bool completed) {
   avro::datum stats = avro::datum::make_array();
   if (!completed) {
     stats.append(detail::write_stat("", std::nullopt, "null", 0, 0, 0, 0));

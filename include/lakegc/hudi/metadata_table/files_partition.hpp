@@ -132,7 +132,7 @@ inline std::pair<std::optional<std::string>, std::vector<std::string>> merged_la
 /// `base_path_for_errors` names the table in errors. NotFound when the
 /// table has no metadata table or it has no `files` partition.
 template <Storage S>
-StatusOr<files_partition> files_partition_state(S& storage, const Timeline& data_timeline,
+[[nodiscard]] StatusOr<files_partition> files_partition_state(S& storage, const Timeline& data_timeline,
                                                 std::string_view base_path_for_errors = "") {
   subfolder_storage<S> mdt(storage, std::string(folder));
   const std::string mdt_path =
@@ -223,7 +223,7 @@ StatusOr<files_partition> files_partition_state(S& storage, const Timeline& data
 
 /// files_partition_state of the table `table` was opened on.
 template <Storage S>
-StatusOr<files_partition> files_partition_state(journal<S>& table) {
+[[nodiscard]] StatusOr<files_partition> files_partition_state(journal<S>& table) {
   LAKEGC_ASSIGN_OR_RETURN(Timeline timeline, table.load_timeline());
   return files_partition_state(table.storage(), timeline, table.base_path());
 }

@@ -60,7 +60,7 @@ struct files_payload {
 
 /// Decodes one HoodieMetadataRecord of the files partition. `where` names
 /// the record in errors.
-inline StatusOr<files_payload> decode_files_record(const avro::datum& record, std::string_view where) {
+[[nodiscard]] inline StatusOr<files_payload> decode_files_record(const avro::datum& record, std::string_view where) {
   auto bad = [&](std::string_view why) { return absl::DataLossError(fmt::format("{}: {}", where, why)); };
   if (!record.is_record()) return bad(fmt::format("expected a HoodieMetadataRecord, found {}", record.kind_name()));
   files_payload out;
@@ -89,7 +89,7 @@ inline StatusOr<files_payload> decode_files_record(const avro::datum& record, st
 }
 
 /// `newer` merged over `older`, as Hudi's preCombine does.
-inline StatusOr<files_payload> combine(files_payload older, const files_payload& newer, std::string_view key) {
+[[nodiscard]] inline StatusOr<files_payload> combine(files_payload older, const files_payload& newer, std::string_view key) {
   if (newer.deleted_record || older.deleted_record) return newer;
   if (older.type != newer.type) {
     return absl::DataLossError(

@@ -73,7 +73,7 @@ inline bool is_data_or_delete(log::block_type t) {
   return t != log::block_type::command && t != log::block_type::corrupt;
 }
 
-inline Status append_records(const located_block& lb, std::vector<log_record>& out) {
+[[nodiscard]] inline Status append_records(const located_block& lb, std::vector<log_record>& out) {
   const log::log_block& b = lb.block;
   const std::string instant(b.instant_time());
   switch (b.type) {
@@ -116,7 +116,7 @@ inline Status append_records(const located_block& lb, std::vector<log_record>& o
 /// Scans `log_paths` (relative to `storage`'s root, oldest first) keeping the
 /// blocks `valid(instant_time)` accepts.
 template <Storage S, class Valid>
-StatusOr<log_scan> scan_logs(S& storage, std::span<const std::string> log_paths, Valid&& valid) {
+[[nodiscard]] StatusOr<log_scan> scan_logs(S& storage, std::span<const std::string> log_paths, Valid&& valid) {
   log_scan out;
   std::vector<detail::located_block> blocks;
   for (const auto& path : log_paths) {
