@@ -948,7 +948,10 @@ class Suite:
         # each of its 4 changes (requested, inflight, log file, completed).
         first = not any(t.get("executed") and t["mdt"] == tb["mdt"] for t in self.tables)
         tb["executed"] = True
-        crashes = ["3"] + (["mdt%d" % i for i in range(4)] if mdt else [])
+        # The default run crashes after one metadata-table change only (the log
+        # file written, the deltacommit not yet completed: the state a rerun
+        # must finish); a longer sweep (--seeds) after each of the four.
+        crashes = ["3"] + ((["mdt%d" % i for i in range(4)] if self.o.seeds else ["mdt2"]) if mdt else [])
         if mdt and not self.mdt_updatable(tb):
             return self.check_execute_refused(tb, now)
         if mdt and first:
@@ -1016,8 +1019,12 @@ class Suite:
             v = hudi("verify", copy, "--baseline", base, "--promised", ",".join(promised))
             if self.verify_failed(v, tb):
                 texts.append("hudi verify after lakegc's clean failed%s: %s" % (label, self.verify_failed(v, tb)))
-            c = hudi("continue", copy, "--commits", 3)
-            if c["exit"] != 0:
+            # Hudi writing on after lakegc's clean is checked on the runs without
+            # a crash; a crashed-and-resumed run is judged by verify (time).
+            c = {"exit": 0, "skipped": True} if crash and not self.o.seeds else hudi("continue", copy, "--commits", 3)
+            if c.get("skipped"):
+                pass
+            elif c["exit"] != 0:
                 texts.append("hudi continue after lakegc's clean failed%s: %s" % (label, c.get("error")))
             else:
                 b2 = hudi("baseline", copy)
@@ -1030,7 +1037,7 @@ class Suite:
             self.diff("execute", tb, texts, repro)
             log("  %s%s: lakegc deleted %d file(s), Hudi's plan %d; verify %s, continue %s"
                 % (tb["name"], label, len(deleted), len(hudi_files), "FAILED" if self.verify_failed(v, tb) else "ok",
-                   "ok" if c["exit"] == 0 else "FAILED"))
+                   "not run" if c.get("skipped") else "ok" if c["exit"] == 0 else "FAILED"))
             if not self.o.keep:
                 shutil.rmtree(copy, ignore_errors=True)
 
