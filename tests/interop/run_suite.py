@@ -68,6 +68,12 @@ EXECUTE_GRID = [
 ]
 
 
+# A "difference" where Hudi gives the same answer before and after lakegc
+# acted (e.g. the same HoodieTimeTravelException for a promised instant past
+# the first incomplete commit, which Hudi refuses to travel to either way).
+SAME_ANSWER = re.compile(r"^time travel as of \S+: baseline (.*), now \1$", re.S)
+
+
 # Settings `lakegc plan archive` and `hudi plan-archive` are compared under:
 # keep counts, with the default cleaner (10 retained: Hudi raises keep.min)
 # and with cleaner settings that let archival run on these small tables.
@@ -869,7 +875,8 @@ class Suite:
             return None
         if v.get("error"):
             return v["error"]
-        new = [d for d in (v.get("result") or {}).get("differences") or [] if d not in tb.get("untouched_diffs", set())]
+        new = [d for d in (v.get("result") or {}).get("differences") or [] if d not in tb.get("untouched_diffs", set())
+               and not SAME_ANSWER.match(d)]
         return new or None
 
     def mdt_updatable(self, tb):
@@ -956,12 +963,16 @@ class Suite:
         tb["executed"] = True  # refused tables do not count: the first executed one crashes
         if mdt and first:
             self.check_execute_refused(tb, now, add_partition="column_stats")
-        # Time: an execution is about six Spark jobs. The default run executes on
-        # the first metadata-table table only, under the first setting, plus its
-        # crash; the longer sweep (--seeds) executes the whole grid everywhere.
+        # Time: an execution is about six Spark jobs. The default run executes the
+        # whole grid and the crash on the first table without a metadata table,
+        # the first setting on the others, and on the first metadata-table table
+        # only the first setting and its crash; the longer sweep (--seeds)
+        # executes the whole grid everywhere.
         if mdt and not self.o.seeds and not first:
             return
-        grid = EXECUTE_GRID[:1] if mdt and not self.o.seeds else EXECUTE_GRID
+        grid = EXECUTE_GRID[:1] if not first and not self.o.seeds else EXECUTE_GRID
+        if mdt and not self.o.seeds:
+            grid = EXECUTE_GRID[:1]
         for k, conf in enumerate(grid + ([EXECUTE_GRID[0] + ["crash=" + c] for c in crashes] if first else [])):
             crash = next((c[len("crash="):] for c in conf if c.startswith("crash=")), None)
             conf = [c for c in conf if not c.startswith("crash=")]
