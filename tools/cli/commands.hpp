@@ -3,8 +3,8 @@
 // The `lakegc` commands: parse the words after the program name, run, print
 // (results on stdout, errors on stderr) and return the exit code:
 //   0  success
-//   1  refusal (e.g. `clean` without --dry-run: execution on real Hudi
-//      tables comes in a later release)
+//   1  refusal (e.g. `clean --execute` on a table whose metadata table has
+//      a partition lakegc cannot update, or without a lock it can take)
 //   2  bad usage or bad input (unknown option, not a table, a damaged
 //      timeline file, an invalid cleaning key)
 #pragma once
@@ -29,6 +29,7 @@
 #include "plan.hpp"
 #include "plan_archive.hpp"
 #include "plan_ttl.hpp"
+#include "table_command.hpp"
 
 namespace lakegc::cli {
 
@@ -148,108 +149,46 @@ exit codes: 0 success, 1 refused, 2 bad usage or bad input
 
 namespace detail {
 
-inline int usage_error(std::string_view command, std::string_view message) {
-  fmt::print(stderr, "lakegc {}: {}\nsee `lakegc {} --help`\n", command, message, command);
-  return exit_bad_input;
-}
-
-inline int input_error(const Status& st) {
-  fmt::print(stderr, "lakegc: {}\n", message_of(st));
-  return exit_bad_input;
-}
-
-inline void print_out(const std::string& s) {
-  std::fwrite(s.data(), 1, s.size(), stdout);
-  std::fflush(stdout);
-}
-
-inline std::int64_t wall_clock_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-// The merged cleaning configuration: --props files in order, then --conf.
-[[nodiscard]] inline StatusOr<config::Properties> gather_properties(const ParsedArgs& a) {
-  config::Properties props;
-  for (const auto& file : a.all("--props")) {
-    LAKEGC_ASSIGN_OR_RETURN(config::Properties more, read_properties_file(file));
-    for (auto& [k, v] : more) props[k] = std::move(v);
-  }
-  for (const auto& kv : a.all("--conf")) {
-    const auto eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      return absl::InvalidArgumentError(fmt::format("--conf '{}': expected KEY=VALUE", kv));
-    }
-    props[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
-  return props;
-}
-
 // plan clean and clean --dry-run share this.
 inline int run_plan(std::string_view command, const ParsedArgs& a) {
-  if (a.positional.size() != 1) return usage_error(command, "expected exactly one TABLE");
-  auto props = gather_properties(a);
-  if (!props.ok()) {
-    const bool usage = message_of(props.status()).starts_with("--conf");
-    return usage ? usage_error(command, message_of(props.status())) : input_error(props.status());
-  }
-  // Check the configuration before touching the table: a typo is cheaper
-  // to report than a listing.
-  if (auto policy = config::from_properties(*props); !policy.ok()) return input_error(policy.status());
+  config::Properties props;
+  if (auto stop = read_settings(command, a, config::from_properties, props)) return *stop;
+  std::optional<InstantTime> now;
+  if (auto stop = read_now(command, a, now)) return *stop;
   auto table = open_table(a.positional[0]);
   if (!table.ok()) return input_error(table.status());
-  std::int64_t now = wall_clock_ms();
-  if (const std::string* t = a.last("--now")) {
-    auto instant = InstantTime::parse(*t);
-    if (!instant.ok()) return usage_error(command, fmt::format("--now: {}", message_of(instant.status())));
-    auto ms = instant->to_epoch_ms((*table)->metadata.timezone);
-    if (!ms.ok()) return usage_error(command, fmt::format("--now: {}", message_of(ms.status())));
-    now = *ms;
-  }
-  auto report = plan_clean_report(**table, *props, now, listing_progress::wanted());
+  std::int64_t now_ms = 0;
+  if (auto stop = now_in(command, now, **table, now_ms)) return *stop;
+  auto report = plan_clean_report(**table, props, now_ms, listing_progress::wanted());
   if (!report.ok()) return input_error(report.status());
   print_out(a.flag("--json") ? plan_json(*report) : plan_text(*report));
   return exit_ok;
 }
 
-// plan ttl: settings checked before the table is opened, as for plan clean.
+// plan ttl: the TTL instant is --now, or now in the table's timezone.
 inline int run_plan_ttl(const ParsedArgs& a) {
   constexpr std::string_view command = "plan ttl";
-  if (a.positional.size() != 1) return usage_error(command, "expected exactly one TABLE");
-  auto props = gather_properties(a);
-  if (!props.ok()) {
-    const bool usage = message_of(props.status()).starts_with("--conf");
-    return usage ? usage_error(command, message_of(props.status())) : input_error(props.status());
-  }
-  if (auto settings = config::ttl_from_properties(*props); !settings.ok()) return input_error(settings.status());
+  config::Properties props;
+  if (auto stop = read_settings(command, a, config::ttl_from_properties, props)) return *stop;
   std::optional<InstantTime> now;
-  if (const std::string* t = a.last("--now")) {
-    auto instant = InstantTime::parse(*t);
-    if (!instant.ok()) return usage_error(command, fmt::format("--now: {}", message_of(instant.status())));
-    now = *instant;
-  }
+  if (auto stop = read_now(command, a, now)) return *stop;
   auto table = open_table(a.positional[0]);
   if (!table.ok()) return input_error(table.status());
   if (!now) now = InstantTime::from_epoch_ms(wall_clock_ms(), (*table)->metadata.timezone);
-  auto report = plan_ttl_report(**table, *props, *now, listing_progress::wanted());
+  auto report = plan_ttl_report(**table, props, *now, listing_progress::wanted());
   if (!report.ok()) return input_error(report.status());
   print_out(a.flag("--json") ? ttl_json(*report) : ttl_text(*report));
   return exit_ok;
 }
 
-// plan archive: settings checked before the table is opened, as for plan clean.
+// plan archive: no clock; the timeline decides.
 inline int run_plan_archive(const ParsedArgs& a) {
   constexpr std::string_view command = "plan archive";
-  if (a.positional.size() != 1) return usage_error(command, "expected exactly one TABLE");
-  auto props = gather_properties(a);
-  if (!props.ok()) {
-    const bool usage = message_of(props.status()).starts_with("--conf");
-    return usage ? usage_error(command, message_of(props.status())) : input_error(props.status());
-  }
-  if (auto settings = config::archive_from_properties(*props); !settings.ok()) return input_error(settings.status());
+  config::Properties props;
+  if (auto stop = read_settings(command, a, config::archive_from_properties, props)) return *stop;
   auto table = open_table(a.positional[0]);
   if (!table.ok()) return input_error(table.status());
-  auto report = plan_archive_report(**table, *props, listing_progress::wanted());
+  auto report = plan_archive_report(**table, props, listing_progress::wanted());
   if (!report.ok()) return input_error(report.status());
   print_out(a.flag("--json") ? archive_json(*report) : archive_text(*report));
   return exit_ok;
@@ -317,35 +256,6 @@ inline int run_plan_command(std::span<const std::string> args) {
   return detail::run_plan("plan clean", *a);
 }
 
-namespace detail {
-
-// LAKEGC_CRASH_AFTER_MUTATIONS: a test hook (crash_storage.hpp).
-inline std::optional<std::uint64_t> crash_budget() {
-  const char* v = std::getenv("LAKEGC_CRASH_AFTER_MUTATIONS");
-  if (v == nullptr || *v == '\0') return std::nullopt;
-  std::uint64_t n = 0;
-  const std::string_view s(v);
-  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
-  if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
-  return n;
-}
-
-// Why lakegc must not execute on this table yet, or nothing.
-inline std::optional<std::string> execute_refusal(const Table& table) {
-  const hudi::TableProperties& p = table.journal->properties();
-  if (p.version > 9) {
-    return fmt::format("table version {} is newer than lakegc knows (9); nothing was deleted", p.version);
-  }
-  if (p.bootstrap_base_path) {
-    return fmt::format("a bootstrap table (hoodie.bootstrap.base.path={}): lakegc does not clean bootstrap source "
-                       "files; nothing was deleted",
-                       *p.bootstrap_base_path);
-  }
-  return std::nullopt;
-}
-
-}  // namespace detail
-
 inline int run_clean(std::span<const std::string> args) {
   auto a = parse_args(args, {"--json", "--dry-run", "--execute", "--no-concurrent-writers"},
                       {"--conf", "--props", "--now"});
@@ -356,14 +266,15 @@ inline int run_clean(std::span<const std::string> args) {
   }
   if (!a->flag("--execute")) return detail::run_plan("clean", *a);
   if (a->flag("--dry-run")) return detail::usage_error("clean", "--dry-run and --execute contradict each other");
-  if (a->positional.size() != 1) return detail::usage_error("clean", "expected exactly one TABLE");
-  auto props = detail::gather_properties(*a);
-  if (!props.ok()) return detail::input_error(props.status());
-  auto policy = config::from_properties(*props);
+  config::Properties props;
+  if (auto stop = detail::read_settings("clean", *a, config::from_properties, props)) return *stop;
+  auto policy = config::from_properties(props);
   if (!policy.ok()) return detail::input_error(policy.status());
+  std::optional<InstantTime> now_flag;
+  if (auto stop = detail::read_now("clean", *a, now_flag)) return *stop;
   auto table = open_table(a->positional[0]);
   if (!table.ok()) return detail::input_error(table.status());
-  auto lock_settings = hudi::lock_settings(*props, std::filesystem::absolute((*table)->path).lexically_normal().string());
+  auto lock_settings = hudi::lock_settings(props, std::filesystem::absolute((*table)->path).lexically_normal().string());
   if (!lock_settings.ok()) return detail::input_error(lock_settings.status());
   auto refuse = [&](const std::string& why) {
     fmt::print(stderr, "lakegc clean: refusing to clean {}: {}\n", a->positional[0], why);
@@ -378,25 +289,9 @@ inline int run_clean(std::span<const std::string> args) {
   if (!journal.ok()) return detail::input_error(journal.status());
 
   std::optional<TableLock> lock;
-  if (lock_settings->kind == hudi::LockProviderKind::file_system) {
-    lock = hudi::file_system_lock(storage, *lock_settings);
-  } else if (!a->flag("--no-concurrent-writers")) {
-    return refuse(lock_settings->kind == hudi::LockProviderKind::other
-                      ? fmt::format("hoodie.write.lock.provider={} is a lock lakegc cannot take; pass "
-                                    "--no-concurrent-writers if no writer is running",
-                                    lock_settings->provider_class)
-                      : std::string("no table lock is configured (hoodie.write.lock.provider); give the write "
-                                    "config your writers use, or pass --no-concurrent-writers if no writer is "
-                                    "running"));
-  }
-  std::int64_t now = detail::wall_clock_ms();
-  if (const std::string* t = a->last("--now")) {
-    auto instant = InstantTime::parse(*t);
-    if (!instant.ok()) return detail::usage_error("clean", fmt::format("--now: {}", message_of(instant.status())));
-    auto ms = instant->to_epoch_ms((*table)->metadata.timezone);
-    if (!ms.ok()) return detail::usage_error("clean", fmt::format("--now: {}", message_of(ms.status())));
-    now = *ms;
-  }
+  if (auto stop = detail::choose_lock(storage, *lock_settings, *a, refuse, lock)) return *stop;
+  std::int64_t now = 0;
+  if (auto stop = detail::now_in("clean", now_flag, **table, now)) return *stop;
   ExecuteOptions options;
   if (lock) options.lock = &*lock;
   CleanContext ctx;
@@ -427,7 +322,7 @@ inline int run_clean(std::span<const std::string> args) {
     fmt::print(stderr, "lakegc clean: {}\n", message_of(report.status()));
     return lock_failed ? exit_refused : exit_bad_input;
   }
-  const std::string lock_text = lock ? lock->description : std::string("none (--no-concurrent-writers)");
+  const std::string lock_text = detail::lock_text(lock);
   if (a->flag("--json")) {
     json_writer j;
     j.begin_object();

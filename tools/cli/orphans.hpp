@@ -20,6 +20,7 @@
 #include "lakegc/exec/orphan_executor.hpp"
 #include "lakegc/plan/inventory.hpp"
 #include "table.hpp"
+#include "table_command.hpp"
 
 namespace lakegc::cli {
 
@@ -155,19 +156,13 @@ inline std::string orphans_text(const OrphanPlan& plan, const std::optional<Orph
 }
 
 inline int run_orphans(std::span<const std::string> args) {
-  auto usage = [](std::string_view m) {
-    fmt::print(stderr, "lakegc orphans: {}\nsee `lakegc orphans --help`\n", m);
-    return exit_bad_input;
-  };
-  auto bad_input = [](const Status& st) {
-    fmt::print(stderr, "lakegc: {}\n", message_of(st));
-    return exit_bad_input;
-  };
+  auto usage = [](std::string_view m) { return detail::usage_error("orphans", m); };
+  const auto bad_input = detail::input_error;
   auto a = parse_args(args, {"--json", "--execute", "--force"},
                       {"--older-than", "--inventory", "--location", "--prefix-mismatch"});
   if (!a.ok()) return usage(message_of(a.status()));
   if (a->help) {
-    std::fwrite(kOrphansHelp.data(), 1, kOrphansHelp.size(), stdout);
+    detail::print_out(std::string(kOrphansHelp));
     return exit_ok;
   }
   if (a->positional.size() != 1) return usage("expected exactly one TABLE");
@@ -216,7 +211,7 @@ inline int run_orphans(std::span<const std::string> args) {
     done = *out;
   }
   const std::string text = a->flag("--json") ? orphans_json(*plan, done) : orphans_text(*plan, done);
-  std::fwrite(text.data(), 1, text.size(), stdout);
+  detail::print_out(text);
   if (plan->stopped) return exit_refused;
   if (!done && !plan->orphans.empty()) return exit_refused;  // findings
   return exit_ok;

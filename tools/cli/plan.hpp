@@ -22,9 +22,7 @@
 #pragma once
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <map>
 #include <set>
 #include <string>
@@ -68,24 +66,6 @@ inline std::string describe(const config::runtime_cleaning_policy& p) {
         }
       },
       p.rule());
-}
-
-/// Reads a Java properties file (a user's Spark or Hudi config).
-[[nodiscard]] inline StatusOr<config::Properties> read_properties_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    return absl::InvalidArgumentError(fmt::format("{}: is a directory, expected a properties file", path));
-  }
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return absl::NotFoundError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-  std::string text;
-  char buf[8192];
-  std::size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
-  const bool failed = std::ferror(f) != 0;
-  std::fclose(f);
-  if (failed) return absl::DataLossError(fmt::format("{}: read error", path));
-  return config::parse_properties(text, path);
 }
 
 /// Plans a clean of an opened table under `props`, as of wall-clock
