@@ -29,6 +29,7 @@
 #include "plan.hpp"
 #include "plan_archive.hpp"
 #include "plan_ttl.hpp"
+#include "rollback.hpp"
 #include "table_command.hpp"
 
 namespace lakegc::cli {
@@ -50,11 +51,13 @@ commands:
                        under the table lock
   orphans TABLE        files no table state ever referenced (dry run unless
                        --execute)
+  rollback TABLE       roll back failed writes as Hudi does (dry run unless
+                       --execute), under the table lock
   advise TABLE         the retention the table needs for its longest query,
                        from its own commit cadence, with what each choice costs
 
 Every command reads a local table folder (the one holding .hoodie/); only
-`clean --execute` and `orphans --execute` change it. `lakegc <command> --help` lists a command's options.
+`clean --execute`, `rollback --execute` and `orphans --execute` change it. `lakegc <command> --help` lists a command's options.
 
 exit codes: 0 success, 1 findings or refusal, 2 bad usage or bad input
 )";
@@ -391,6 +394,17 @@ inline int run(std::span<const std::string> args) {
   if (cmd == "plan") return run_plan_command(rest);
   if (cmd == "clean") return run_clean(rest);
   if (cmd == "orphans") return run_orphans(rest);
+  if (cmd == "rollback") {
+    auto a = parse_args(rest, {"--json", "--execute", "--no-concurrent-writers"}, {"--conf", "--props", "--now"});
+    if (!a.ok()) return detail::usage_error("rollback", message_of(a.status()));
+    if (a->help) {
+      detail::print_out(std::string(kRollbackHelp));
+      return exit_ok;
+    }
+    auto props = detail::gather_properties(*a);
+    if (!props.ok()) return detail::usage_error("rollback", message_of(props.status()));
+    return run_rollback(*a, *props, detail::crash_budget(), detail::wall_clock_ms());
+  }
   if (cmd == "advise") return run_advise(rest);
   fmt::print(stderr, "lakegc: unknown command '{}'\nsee `lakegc --help`\n", cmd);
   return exit_bad_input;

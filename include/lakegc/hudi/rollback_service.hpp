@@ -1,0 +1,386 @@
+// File: lakegc/hudi/rollback_service.hpp
+// -----------------------------------------------------------------------------
+// Failed-write rollback on a real Hudi table, as Hudi 1.2's
+// BaseHoodieTableServiceClient.rollbackFailedWrites does it
+// (docs/hudi-rollback.md):
+//
+// 1. Pending rollbacks (a `.rollback.requested`, maybe `.inflight`) are
+//    finished first, each from its own persisted plan, whoever wrote it.
+// 2. The failed writes the policy names (plan_rollback: EAGER, LAZY by
+//    heartbeat, NEVER) are rolled back newest first, each:
+//      under the lock: a rollback instant later than every instant, its
+//        HoodieRollbackPlan written as `<r>.rollback.requested`
+//        (BaseRollbackPlanActionExecutor.requestRollback; an instant that
+//        is only requested gets an empty plan);
+//      `<r>.rollback.inflight` (empty), then the plan's files deleted
+//        (a missing file counts as deleted, as in RollbackHelper);
+//      its markers folder and its heartbeat file deleted (Hudi does this
+//        after completing; before is what makes every crash resumable);
+//      under the lock: the failed instant's own files deleted, inflight
+//        first, then requested (deleteInflightAndRequestedInstant), then the
+//        completed `.rollback` written (HoodieRollbackMetadata).
+//    A crash after any step leaves a pending rollback, which step 1 of the
+//    next run finishes with the same plan.
+// 3. Marker-based planning (hoodie.rollback.using.markers, default true):
+//    the files are the markers' (plan_rollback). With markers off, the
+//    uncommitted files named with the instant (the listing fallback).
+//
+// What it will not do (the caller refuses before any change): version-6
+// log files a failed deltacommit appended to (Hudi appends a rollback
+// command block to them); EAGER rollback of an instant with completed
+// commits after it and no heartbeat file (Hudi's
+// validateRollbackCommitSequence throws there).
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "lakegc/core/file_name.hpp"
+#include "lakegc/core/load_view.hpp"
+#include "lakegc/exec/clean_service.hpp"
+#include "lakegc/exec/delete_tally.hpp"
+#include "lakegc/exec/table_lock.hpp"
+#include "lakegc/hudi/in_flight.hpp"
+#include "lakegc/hudi/journal.hpp"
+#include "lakegc/hudi/rollback_records.hpp"
+#include "lakegc/plan/plan_rollback.hpp"
+
+namespace lakegc::hudi {
+
+struct RollbackServiceOptions {
+  RollbackOptions rollback;
+  /// hoodie.rollback.using.markers
+  bool use_markers = true;
+  const TableLock* lock = nullptr;
+  /// Wall clock for rollback instants, completion times and timings.
+  std::function<std::int64_t()> now_ms;
+  /// The clock LAZY expiry and the new instants are judged by (--now).
+  std::int64_t plan_now_ms = 0;
+};
+
+/// One rollback carried out (or finished) by this run.
+struct RolledBack {
+  InstantTime rollback_instant;
+  InstantInfo failed;
+  bool resumed = false;  ///< a pending rollback finished from its plan
+  RollbackMetadataRecord metadata;
+  DeleteTally tally;
+};
+
+/// What a run would do (dry run) or did.
+struct RollbackRunReport {
+  std::vector<RolledBack> done;
+  /// Pending rollbacks found (finished first when executing).
+  std::vector<std::pair<InstantTime, RollbackPlanRecord>> pending;
+  RollbackPlan plan;  ///< the failed writes the policy names, newest first
+  /// Instants left alone, with why.
+  std::vector<std::pair<InstantTime, std::string>> left_alone;
+  /// Why execution must not start, if so (nothing was changed).
+  std::optional<std::string> refusal;
+};
+
+namespace rollback_detail {
+
+inline std::string pending_instant_file(const TableProperties& p, const InstantTime& t, Action a, State s) {
+  if (a == Action::commit && s == State::inflight) return fmt::format("{}/{}.inflight", p.timeline_dir, t);
+  return fmt::format("{}/{}.{}.{}", p.timeline_dir, t, to_string(a), s == State::inflight ? "inflight" : "requested");
+}
+
+inline std::optional<std::string> file_id_of(std::string_view name) {
+  auto parsed = parse_data_file_name(name);
+  if (!parsed.ok()) return std::nullopt;
+  return std::visit([](const auto& n) { return n.file_id; }, *parsed);
+}
+
+/// The table-relative path of a plan's absolute path in `partition`: its
+/// last component under the partition (Hudi writes absolute URIs of the
+/// machine that planned, e.g. file:/opt/...).
+[[nodiscard]] inline StatusOr<std::string> relative_path(std::string_view partition, std::string_view path,
+                                                         std::string_view where) {
+  const auto slash = path.rfind('/');
+  const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  const std::string_view dir = slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
+  const bool in_partition = partition.empty() || dir == partition ||
+                            (dir.size() > partition.size() && dir.ends_with(partition) &&
+                             dir[dir.size() - partition.size() - 1] == '/');
+  if (name.empty() || name == "." || name == ".." || !in_partition) {
+    return absl::InvalidArgumentError(
+        fmt::format("{}: path '{}' is not a file of partition '{}'", where, path, partition));
+  }
+  return join_path(partition, name);
+}
+
+}  // namespace rollback_detail
+
+template <Storage S>
+class rollback_service {
+ public:
+  rollback_service(journal<S>& j, RollbackServiceOptions options) : j_(&j), o_(std::move(options)) {
+    if (!o_.now_ms) {
+      o_.now_ms = [] {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(
+                   std::chrono::system_clock::now().time_since_epoch())
+            .count();
+      };
+    }
+  }
+
+  /// The dry run: what execute() would do now.
+  [[nodiscard]] StatusOr<RollbackRunReport> plan() {
+    RollbackRunReport r;
+    LAKEGC_ASSIGN_OR_RETURN(TableMetadata md, j_->load());
+    LAKEGC_RETURN_IF_ERROR(fill(md, r));
+    return r;
+  }
+
+  /// Finishes pending rollbacks, then rolls back the failed writes.
+  [[nodiscard]] StatusOr<RollbackRunReport> execute() {
+    RollbackRunReport r;
+    LAKEGC_ASSIGN_OR_RETURN(TableMetadata md, j_->load());
+    LAKEGC_RETURN_IF_ERROR(fill(md, r));
+    if (r.refusal) return r;
+    for (const auto& [t, plan] : r.pending) {
+      LAKEGC_ASSIGN_OR_RETURN(RolledBack done, run_one(t, plan, /*resumed=*/true));
+      r.done.push_back(std::move(done));
+    }
+    for (const RollbackAction& a : r.plan.rollbacks) {
+      // Scheduling under the lock: the timeline read again, the instant
+      // still pending, the rollback instant after every instant.
+      InstantTime rt;
+      RollbackPlanRecord plan;
+      {
+        TableLockHold hold(o_.lock);
+        LAKEGC_RETURN_IF_ERROR(annotate(hold.status(), "taking the table lock to schedule a rollback"));
+        LAKEGC_ASSIGN_OR_RETURN(Timeline tl, j_->load_timeline());
+        const Instant* i = tl.find(a.instant);
+        if (i == nullptr || i->is_completed()) continue;  // completed or rolled back meanwhile
+        TableMetadata now_md;
+        now_md.timeline = tl;
+        now_md.timezone = j_->properties().timezone;
+        rt = allocate_instant(now_md, std::max(o_.plan_now_ms, o_.now_ms()));
+        plan = hudi_plan(a, i->state);
+        const std::string rel = fmt::format("{}/{}.rollback.requested", j_->properties().timeline_dir, rt);
+        LAKEGC_ASSIGN_OR_RETURN(std::string bytes, encode_rollback_plan(plan));
+        LAKEGC_RETURN_IF_ERROR(annotate(j_->storage().write_if_absent(rel, bytes), j_->display(rel)));
+        LAKEGC_RETURN_IF_ERROR(annotate(hold.release(), "releasing the table lock after scheduling"));
+      }
+      LAKEGC_ASSIGN_OR_RETURN(RolledBack done, run_one(rt, plan, /*resumed=*/false));
+      r.done.push_back(std::move(done));
+    }
+    return r;
+  }
+
+ private:
+  // The report's plan part, shared by plan() and execute().
+  [[nodiscard]] Status fill(const TableMetadata& md, RollbackRunReport& r) {
+    const TableProperties& p = j_->properties();
+    std::set<InstantTime> being_rolled_back;
+    for (const Instant* i : md.timeline.pending()) {
+      if (i->action != Action::rollback) continue;
+      const std::string rel = fmt::format("{}/{}.rollback.requested", p.timeline_dir, i->requested);
+      auto bytes = j_->storage().read(rel);
+      if (!bytes.ok()) return annotate(bytes.status(), j_->display(rel));
+      LAKEGC_ASSIGN_OR_RETURN(RollbackPlanRecord plan, decode_rollback_plan(*bytes, j_->display(rel)));
+      if (!plan.instant_to_rollback) {
+        return absl::InvalidArgumentError(fmt::format("{}: the plan names no instantToRollback", j_->display(rel)));
+      }
+      auto action = parse_action(plan.instant_to_rollback->action);
+      if (!action.ok() || !is_commit_action(*action)) {
+        // Compaction and clustering rollbacks belong to their own services.
+        r.left_alone.emplace_back(i->requested, fmt::format("a pending rollback of {} {}: left to Hudi's table "
+                                                            "services",
+                                                            plan.instant_to_rollback->action,
+                                                            plan.instant_to_rollback->commit_time));
+        continue;
+      }
+      if (auto t = InstantTime::parse(plan.instant_to_rollback->commit_time); t.ok()) being_rolled_back.insert(*t);
+      r.pending.emplace_back(i->requested, std::move(plan));
+    }
+    std::optional<TableView> view;
+    if (!o_.use_markers) {
+      LAKEGC_ASSIGN_OR_RETURN(view, load_view(j_->storage(), md));
+    }
+    RollbackPlan planned = plan_rollback(md, o_.rollback, o_.plan_now_ms, view ? &*view : nullptr);
+    for (RollbackAction& a : planned.rollbacks) {
+      if (being_rolled_back.contains(a.instant)) continue;  // its pending rollback finishes it
+      if (!a.kept_files.empty()) {
+        r.refusal = fmt::format(
+            "{} {} appended to {} log file(s) of earlier file slices (e.g. {}/{}); in table version 6 Hudi appends "
+            "a rollback command block to them, which lakegc does not write (run Hudi's rollback)",
+            to_string(a.action), a.instant, a.kept_files.size(), a.kept_files.front().partition,
+            a.kept_files.front().name);
+      }
+      if (o_.rollback.policy == FailedWritesPolicy::eager && !md.heartbeats.contains(a.instant)) {
+        for (const Instant& later : md.timeline.instants()) {
+          if (later.is_completed() && is_write_action(later.action) && a.instant < later.requested) {
+            r.refusal = fmt::format(
+                "{} {} has completed commits after it ({}) and no heartbeat file; Hudi's EAGER rollback refuses "
+                "that (\"Found commits after time\", validateRollbackCommitSequence)",
+                to_string(a.action), a.instant, later.requested);
+            break;
+          }
+        }
+      }
+      // Markers carry no sizes; the report shows what is on storage.
+      for (WrittenFile& f : a.files) {
+        if (auto info = j_->storage().stat(join_path(f.partition, f.name)); info.ok()) f.size = info->size;
+      }
+      r.plan.rollbacks.push_back(std::move(a));
+    }
+    for (const InstantTime& t : planned.alive) {
+      r.left_alone.emplace_back(t, "its writer's heartbeat is alive (LAZY)");
+    }
+    for (const Instant* i : md.timeline.pending()) {
+      if (i->action == Action::compaction || i->action == Action::logcompaction || i->action == Action::clustering) {
+        r.left_alone.emplace_back(i->requested, fmt::format("a pending {}: its own service re-attempts it",
+                                                             to_string(i->action)));
+      } else if (i->action == Action::replacecommit && md.layout == TimelineLayout::v1) {
+        r.left_alone.emplace_back(i->requested,
+                                  "a pending replacecommit in layout 1 may be a clustering: left to Hudi");
+      }
+    }
+    return Status();
+  }
+
+  // BaseRollbackPlanActionExecutor.requestRollback with the marker-based
+  // strategy: one request per file (version 8+), per file group (version 6).
+  RollbackPlanRecord hudi_plan(const RollbackAction& a, State state) const {
+    RollbackPlanRecord plan;
+    plan.instant_to_rollback = InstantInfo{a.instant.str(), std::string(to_string(a.action))};
+    if (state == State::requested) return plan;
+    const bool v8 = j_->properties().version >= 8;
+    std::map<std::tuple<std::string, std::string, std::string>, std::size_t> groups;
+    for (const WrittenFile& f : a.files) {
+      const std::string path = j_->display(join_path(f.partition, f.name));
+      const std::string file_id = rollback_detail::file_id_of(f.name).value_or("");
+      if (!v8) {
+        auto [it, added] = groups.try_emplace({f.partition, file_id, a.instant.str()}, plan.requests.size());
+        if (!added) {
+          plan.requests[it->second].files_to_be_deleted.push_back(path);
+          continue;
+        }
+      }
+      RollbackRequest q;
+      q.partition_path = f.partition;
+      q.file_id = file_id;
+      q.latest_base_instant = a.instant.str();
+      q.files_to_be_deleted = {path};
+      plan.requests.push_back(std::move(q));
+    }
+    return plan;
+  }
+
+  // Executes the rollback `rt` from its plan: the steps after scheduling.
+  [[nodiscard]] StatusOr<RolledBack> run_one(const InstantTime& rt, const RollbackPlanRecord& plan, bool resumed) {
+    const TableProperties& p = j_->properties();
+    S& st = j_->storage();
+    RolledBack out;
+    out.rollback_instant = rt;
+    out.failed = *plan.instant_to_rollback;
+    out.resumed = resumed;
+    const std::string what = fmt::format("rollback {} of {}", rt, out.failed.commit_time);
+    auto failed_or = InstantTime::parse(out.failed.commit_time);
+    if (!failed_or.ok()) return annotate(failed_or.status(), what + ": instantToRollback.commitTime");
+    auto action_or = parse_action(out.failed.action);
+    if (!action_or.ok()) return annotate(action_or.status(), what + ": instantToRollback.action");
+    const InstantTime failed = *failed_or;
+    const Action failed_action = *action_or;
+    const std::string inflight = fmt::format("{}/{}.rollback.inflight", p.timeline_dir, rt);
+    if (Status s = st.write_if_absent(inflight, ""); !s.ok() && !absl::IsAlreadyExists(s)) {
+      return annotate(s, j_->display(inflight));
+    }
+    const std::int64_t started = o_.now_ms();
+    RollbackMetadataRecord& m = out.metadata;
+    m.start_rollback_time = rt.str();
+    m.commits_rollback = {out.failed.commit_time};
+    m.instants_rollback = {out.failed};
+    for (const RollbackRequest& q : plan.requests) {
+      RollbackPartitionRecord& pm = m.partition_metadata[q.partition_path];
+      pm.partition_path = q.partition_path;
+      if (!q.log_blocks_to_be_deleted.empty()) {
+        return absl::FailedPreconditionError(fmt::format(
+            "{}: the plan asks for rollback command blocks in {} log file(s) of partition '{}', which lakegc does "
+            "not write; nothing of this rollback was deleted (run Hudi's rollback)",
+            what, q.log_blocks_to_be_deleted.size(), q.partition_path));
+      }
+      for (const std::string& path : q.files_to_be_deleted) {
+        LAKEGC_ASSIGN_OR_RETURN(std::string rel, rollback_detail::relative_path(q.partition_path, path, what));
+        std::uint64_t size = 0;
+        if (auto info = st.stat(rel); info.ok()) size = info->size;
+        LAKEGC_RETURN_IF_ERROR(out.tally.record(st.remove(rel), rel, size, what));
+        pm.success_delete_files.push_back(path);  // deleted or already gone: both success in Hudi
+      }
+    }
+    m.total_files_deleted = 0;
+    for (const auto& [k, pm] : m.partition_metadata) {
+      m.total_files_deleted += static_cast<std::int64_t>(pm.success_delete_files.size());
+    }
+    m.time_taken_ms = o_.now_ms() - started;
+    // Markers and heartbeat go before the rollback completes (Hudi deletes
+    // them after): the persisted plan no longer needs the markers, and a
+    // crash then leaves a pending rollback that the next run finishes,
+    // never a completed rollback with leftovers no run would look at.
+    LAKEGC_RETURN_IF_ERROR(remove_tree(fmt::format("{}/{}", kMarkerDir, failed)));
+    const std::string hb = fmt::format("{}/{}", kHeartbeatDir, failed);
+    if (Status rm = st.remove(hb); !rm.ok() && !absl::IsNotFound(rm)) return annotate(rm, j_->display(hb));
+    {
+      TableLockHold hold(o_.lock);
+      LAKEGC_RETURN_IF_ERROR(annotate(hold.status(), "taking the table lock to complete a rollback"));
+      for (const State s : {State::inflight, State::requested}) {
+        const std::string rel = rollback_detail::pending_instant_file(p, failed, failed_action, s);
+        if (Status rm = st.remove(rel); !rm.ok() && !absl::IsNotFound(rm)) return annotate(rm, j_->display(rel));
+      }
+      std::string rel;
+      if (p.layout == TimelineLayout::v1) {
+        rel = fmt::format("{}/{}.rollback", p.timeline_dir, rt);
+      } else {
+        InstantTime done = InstantTime::from_epoch_ms(o_.now_ms(), p.timezone);
+        if (!(rt < done)) {
+          auto ms = rt.to_epoch_ms(p.timezone);
+          done = InstantTime::from_epoch_ms((ms.ok() ? *ms : o_.now_ms()) + 1, p.timezone);
+        }
+        rel = fmt::format("{}/{}_{}.rollback", p.timeline_dir, rt, done);
+      }
+      LAKEGC_ASSIGN_OR_RETURN(std::string bytes, encode_rollback_metadata(m));
+      LAKEGC_RETURN_IF_ERROR(annotate(st.write_if_absent(rel, bytes), j_->display(rel)));
+      LAKEGC_RETURN_IF_ERROR(annotate(hold.release(), "releasing the table lock after a rollback"));
+    }
+    return out;
+  }
+
+  // Deletes a folder and everything below it (the markers of one write).
+  [[nodiscard]] Status remove_tree(const std::string& dir) {
+    S& st = j_->storage();
+    std::vector<std::string> files;
+    std::set<std::string> dirs{dir};
+    ListOptions opts;
+    // Sees every folder, empty ones too (a crash may have emptied them).
+    opts.skip_dir = [&](std::string_view d) {
+      dirs.insert(std::string(d));
+      return false;
+    };
+    const Status listed = st.list(dir, [&](const FileEntry& e) { files.emplace_back(std::string(e.path)); }, opts);
+    if (absl::IsNotFound(listed)) return Status();
+    LAKEGC_RETURN_IF_ERROR(annotate(listed, fmt::format("listing {}", j_->display(dir))));
+    for (const std::string& f : files) {
+      if (Status rm = st.remove(f); !rm.ok() && !absl::IsNotFound(rm)) return annotate(rm, j_->display(f));
+    }
+    // Deepest folders first.
+    for (auto it = dirs.rbegin(); it != dirs.rend(); ++it) {
+      if (Status rm = st.remove(*it); !rm.ok() && !absl::IsNotFound(rm)) return annotate(rm, j_->display(*it));
+    }
+    return Status();
+  }
+
+  journal<S>* j_;
+  RollbackServiceOptions o_;
+};
+
+}  // namespace lakegc::hudi

@@ -1,0 +1,326 @@
+// Issue 14: `lakegc rollback` on real Spark-written tables. The rollback
+// records against the ones Hudi wrote in the v6 MOR rollback fixture; a
+// failed write planted in a copy (its instant requested and inflight, a data
+// file, its CREATE marker, a heartbeat) planned, rolled back in layout 2
+// (v9) and layout 1 (v6) with the instant files Hudi leaves; LAZY by
+// heartbeat; the refusals; a crash after every single change finished by
+// the next run.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <set>
+
+#include "lakegc/hudi/rollback_records.hpp"
+#include "tool_corpus.hpp"
+
+namespace lakegc::tests::rollback_corpus {
+
+using namespace lakegc::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kV9 = "sample_table/cow/v9_txns_simple_nometa";  // layout 2
+const std::string kV6 = "sample_table/cow/v6_simplekeygen_nonhivestyle";  // layout 1
+const std::string kMdt = "quickstart_trips_table/mor/avro/v8_trips_8i3u1d";
+const std::string kFailed = "20260307135800000";
+const std::string kNow = "20260308000000000";
+
+struct planted {
+  fs::path root;
+  std::string partition;
+  std::string file;  // the failed write's data file, relative to root
+};
+
+// Plants a failed commit at kFailed: requested + inflight instant files, a
+// base file (a copy of one of the table's), its CREATE marker and a
+// heartbeat last beaten at `beat`.
+planted plant_failed_write(const fs::path& root, fs::file_time_type beat) {
+  const bool layout2 = fs::exists(root / ".hoodie" / "timeline");
+  const fs::path tl = layout2 ? root / ".hoodie" / "timeline" : root / ".hoodie";
+  fs::path some_base;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    if (e.is_regular_file() && e.path().extension() == ".parquet") {
+      some_base = e.path();
+      break;
+    }
+  }
+  REQUIRE(!some_base.empty());
+  planted p;
+  p.root = root;
+  p.partition = fs::relative(some_base.parent_path(), root).generic_string();
+  if (p.partition == ".") p.partition.clear();
+  const std::string name = "abcdef01-1111-2222-3333-444455556666-0_0-9-9_" + kFailed + ".parquet";
+  p.file = p.partition.empty() ? name : p.partition + "/" + name;
+  fs::copy_file(some_base, root / p.file);
+  spit(tl / (kFailed + ".commit.requested"), "");
+  spit(tl / (kFailed + ".inflight"), "");
+  fs::create_directories(root / ".hoodie" / ".temp" / kFailed / p.partition);
+  spit(root / ".hoodie" / ".temp" / kFailed / (p.file + ".marker.CREATE"), "");
+  fs::create_directories(root / ".hoodie" / ".heartbeat");
+  spit(root / ".hoodie" / ".heartbeat" / kFailed, "");
+  fs::last_write_time(root / ".hoodie" / ".heartbeat" / kFailed, beat);
+  return p;
+}
+
+fs::file_time_type long_ago() { return fs::file_time_type::clock::now() - std::chrono::hours(24 * 400); }
+
+std::set<std::string> files_under(const fs::path& root) {
+  std::set<std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    if (e.is_regular_file()) out.insert(fs::relative(e.path(), root).generic_string());
+  }
+  return out;
+}
+
+// The timeline folder's names, rollback instants replaced by "R" (their
+// time is the wall clock of the run).
+std::set<std::string> timeline_shape(const fs::path& root) {
+  const fs::path tl = fs::exists(root / ".hoodie" / "timeline") ? root / ".hoodie" / "timeline" : root / ".hoodie";
+  std::set<std::string> out;
+  for (const auto& e : fs::directory_iterator(tl)) {
+    if (!e.is_regular_file()) continue;
+    std::string n = e.path().filename().string();
+    if (n.find(".rollback") != std::string::npos) n = "R" + n.substr(n.find(".rollback"));
+    out.insert(n);
+  }
+  return out;
+}
+
+std::vector<std::string> args(const fs::path& root, std::vector<std::string> extra = {}) {
+  std::vector<std::string> a = {"rollback", root.string(), "--now", kNow};
+  a.insert(a.end(), extra.begin(), extra.end());
+  return a;
+}
+
+std::string only_file_ending(const fs::path& dir, const std::string& suffix) {
+  std::string found;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string n = e.path().filename().string();
+    if (n.ends_with(suffix)) {
+      REQUIRE_MESSAGE(found.empty(), "two files end with " << suffix);
+      found = n;
+    }
+  }
+  REQUIRE_MESSAGE(!found.empty(), "no file ends with " << suffix);
+  return found;
+}
+
+}  // namespace
+
+TEST_CASE("the rollback records Hudi wrote decode, and re-encode with Hudi's schema to the same records") {
+  const fs::path hoodie = unzipped("sample_table/mor/parquet/v6_nonpartitioned_rollback") / ".hoodie";
+  const std::string plan_bytes = slurp(hoodie / "20250126040936578.rollback.requested");
+  const std::string meta_bytes = slurp(hoodie / "20250126040936578.rollback");
+  auto plan = hudi::decode_rollback_plan(plan_bytes, "rollback.requested");
+  REQUIRE_MESSAGE(plan.ok(), message_of(plan.status()));
+  REQUIRE(plan->instant_to_rollback.has_value());
+  CHECK(plan->instant_to_rollback->commit_time == "20250126040826878");
+  CHECK(plan->instant_to_rollback->action == "deltacommit");
+  CHECK(plan->version == 1);
+  REQUIRE(!plan->requests.empty());
+  bool saw_base = false;
+  bool saw_log_block = false;
+  for (const auto& q : plan->requests) {
+    for (const auto& f : q.files_to_be_deleted) saw_base |= f.ends_with("_20250126040826878.parquet");
+    saw_log_block |= !q.log_blocks_to_be_deleted.empty();
+  }
+  CHECK(saw_base);
+  CHECK(saw_log_block);  // version 6: the log file that gets a rollback block
+
+  auto meta = hudi::decode_rollback_metadata_record(meta_bytes, "rollback");
+  REQUIRE_MESSAGE(meta.ok(), message_of(meta.status()));
+  CHECK(meta->start_rollback_time == "20250126040936578");
+  CHECK(meta->commits_rollback == std::vector<std::string>{"20250126040826878"});
+  REQUIRE(meta->instants_rollback.size() == 1);
+  CHECK(meta->instants_rollback[0].action == "deltacommit");
+  std::size_t success = 0;
+  for (const auto& [p, pm] : meta->partition_metadata) success += pm.success_delete_files.size();
+  CHECK(meta->total_files_deleted == static_cast<std::int64_t>(success));
+
+  // lakegc's encoding of the same records: the same schema text Hudi
+  // embeds, and the same records read back.
+  auto plan_again = hudi::encode_rollback_plan(*plan);
+  REQUIRE(plan_again.ok());
+  CHECK(plan_again->find(std::string(hudi::schemas::rollback_plan)) != std::string::npos);
+  CHECK(plan_bytes.find(std::string(hudi::schemas::rollback_plan)) != std::string::npos);
+  auto plan_round = hudi::decode_rollback_plan(*plan_again, "ours");
+  REQUIRE(plan_round.ok());
+  CHECK(*plan_round == *plan);
+  auto meta_again = hudi::encode_rollback_metadata(*meta);
+  REQUIRE(meta_again.ok());
+  CHECK(meta_bytes.find(std::string(hudi::schemas::rollback_metadata)) != std::string::npos);
+  auto meta_round = hudi::decode_rollback_metadata_record(*meta_again, "ours");
+  REQUIRE(meta_round.ok());
+  CHECK(*meta_round == *meta);
+}
+
+TEST_CASE("layout 2: the dry run names the failed write's file; --execute rolls it back as Hudi does") {
+  temp_dir tmp;
+  const planted p = plant_failed_write(fresh_copy(kV9, tmp.path()), long_ago());
+  const auto before = files_under(p.root);
+
+  const tool_result dry = run_tool(args(p.root));
+  REQUIRE_MESSAGE(dry.code == 0, dry.err);
+  CHECK(dry.out.find("roll back commit " + kFailed) != std::string::npos);
+  CHECK(dry.out.find(p.file) != std::string::npos);
+  CHECK(files_under(p.root) == before);  // a dry run changes nothing
+
+  const tool_result run = run_tool(args(p.root, {"--execute", "--no-concurrent-writers", "--json"}));
+  REQUIRE_MESSAGE(run.code == 0, run.err);
+  json_doc j(run.out);
+  CHECK(j.root["done"].get_array().size() == 1);
+  CHECK(!fs::exists(p.root / p.file));
+  const fs::path tl = p.root / ".hoodie" / "timeline";
+  CHECK(!fs::exists(tl / (kFailed + ".inflight")));
+  CHECK(!fs::exists(tl / (kFailed + ".commit.requested")));
+  CHECK(!fs::exists(p.root / ".hoodie" / ".temp" / kFailed));
+  CHECK(!fs::exists(p.root / ".hoodie" / ".heartbeat" / kFailed));
+  const std::string requested = only_file_ending(tl, ".rollback.requested");
+  const std::string completed = only_file_ending(tl, ".rollback");
+  const std::string r = requested.substr(0, 17);
+  CHECK(completed.starts_with(r + "_"));  // layout 2: <r>_<completion>.rollback
+  CHECK(fs::file_size(tl / (r + ".rollback.inflight")) == 0);
+  auto plan = hudi::decode_rollback_plan(slurp(tl / requested), requested);
+  REQUIRE_MESSAGE(plan.ok(), message_of(plan.status()));
+  REQUIRE(plan->requests.size() == 1);
+  CHECK(plan->requests[0].partition_path == p.partition);
+  CHECK(plan->requests[0].file_id == std::optional<std::string>("abcdef01-1111-2222-3333-444455556666-0"));
+  CHECK(plan->requests[0].latest_base_instant == std::optional<std::string>(kFailed));
+  REQUIRE(plan->requests[0].files_to_be_deleted.size() == 1);
+  CHECK(plan->requests[0].files_to_be_deleted[0].ends_with("/" + p.file));
+  auto meta = hudi::decode_rollback_metadata_record(slurp(tl / completed), completed);
+  REQUIRE_MESSAGE(meta.ok(), message_of(meta.status()));
+  CHECK(meta->start_rollback_time == r);
+  CHECK(meta->commits_rollback == std::vector<std::string>{kFailed});
+  CHECK(meta->instants_rollback == std::vector<hudi::InstantInfo>{{kFailed, "commit"}});
+  CHECK(meta->total_files_deleted == 1);
+  REQUIRE(meta->partition_metadata.contains(p.partition));
+  CHECK(meta->partition_metadata.at(p.partition).success_delete_files == plan->requests[0].files_to_be_deleted);
+
+  // Every other file is where it was.
+  auto after = files_under(p.root);
+  std::set<std::string> gone;
+  for (const auto& f : before) {
+    if (!after.contains(f)) gone.insert(f);
+  }
+  CHECK(gone == std::set<std::string>{p.file, ".hoodie/timeline/" + kFailed + ".inflight",
+                                      ".hoodie/timeline/" + kFailed + ".commit.requested",
+                                      ".hoodie/.temp/" + kFailed + "/" + p.file + ".marker.CREATE",
+                                      ".hoodie/.heartbeat/" + kFailed});
+  // A second run finds nothing to do.
+  const tool_result again = run_tool(args(p.root, {"--execute", "--no-concurrent-writers"}));
+  REQUIRE_MESSAGE(again.code == 0, again.err);
+  CHECK(again.out.find("nothing to roll back") != std::string::npos);
+  CHECK(files_under(p.root) == after);
+}
+
+TEST_CASE("layout 1 (table version 6): <r>.rollback and the failed instant's <t>.inflight and .commit.requested") {
+  temp_dir tmp;
+  const planted p = plant_failed_write(fresh_copy(kV6, tmp.path()), long_ago());
+  const tool_result run = run_tool(args(p.root, {"--execute", "--no-concurrent-writers"}));
+  REQUIRE_MESSAGE(run.code == 0, run.err);
+  const fs::path tl = p.root / ".hoodie";
+  CHECK(!fs::exists(p.root / p.file));
+  CHECK(!fs::exists(tl / (kFailed + ".inflight")));
+  CHECK(!fs::exists(tl / (kFailed + ".commit.requested")));
+  const std::string requested = only_file_ending(tl, ".rollback.requested");
+  const std::string r = requested.substr(0, 17);
+  CHECK(fs::exists(tl / (r + ".rollback")));  // no completion time in layout 1
+  auto meta = hudi::decode_rollback_metadata_record(slurp(tl / (r + ".rollback")), "rollback");
+  REQUIRE_MESSAGE(meta.ok(), message_of(meta.status()));
+  CHECK(meta->commits_rollback == std::vector<std::string>{kFailed});
+}
+
+TEST_CASE("LAZY: a write whose heartbeat is alive is left alone, an expired one is rolled back") {
+  temp_dir tmp;
+  const planted p = plant_failed_write(fresh_copy(kV9, tmp.path()), fs::file_time_type::clock::now());
+  const std::vector<std::string> lazy = {"--conf", "hoodie.clean.failed.writes.policy=LAZY"};
+  // --now is ignored for the heartbeat's age here: judge by the wall clock.
+  std::vector<std::string> a = {"rollback", p.root.string(), "--execute", "--no-concurrent-writers"};
+  a.insert(a.end(), lazy.begin(), lazy.end());
+  const tool_result alive = run_tool(a);
+  REQUIRE_MESSAGE(alive.code == 0, alive.err);
+  CHECK(alive.out.find("left alone: " + kFailed) != std::string::npos);
+  CHECK(fs::exists(p.root / p.file));
+  fs::last_write_time(p.root / ".hoodie" / ".heartbeat" / kFailed, long_ago());
+  const tool_result expired = run_tool(a);
+  REQUIRE_MESSAGE(expired.code == 0, expired.err);
+  CHECK(expired.out.find("rolled back commit " + kFailed) != std::string::npos);
+  CHECK(!fs::exists(p.root / p.file));
+}
+
+TEST_CASE("rollback --execute refuses, changing nothing, where it cannot act as Hudi would") {
+  temp_dir tmp;
+  SUBCASE("no lock and no --no-concurrent-writers") {
+    const planted p = plant_failed_write(fresh_copy(kV9, tmp.path()), long_ago());
+    const auto before = files_under(p.root);
+    const tool_result r = run_tool(args(p.root, {"--execute"}));
+    CHECK(r.code == 1);
+    CHECK(r.err.find("hoodie.write.lock.provider") != std::string::npos);
+    CHECK(files_under(p.root) == before);
+  }
+  SUBCASE("a metadata table") {
+    const planted p = plant_failed_write(fresh_copy(kMdt, tmp.path()), long_ago());
+    const auto before = files_under(p.root);
+    const tool_result r = run_tool(args(p.root, {"--execute", "--no-concurrent-writers"}));
+    CHECK(r.code == 1);
+    CHECK(r.err.find("metadata table") != std::string::npos);
+    CHECK(files_under(p.root) == before);
+  }
+  SUBCASE("EAGER with completed commits after the failed write and no heartbeat") {
+    const fs::path root = fresh_copy(kV9, tmp.path());
+    const fs::path tl = root / ".hoodie" / "timeline";
+    const std::string early = "20260307135657000";  // before the table's first commit
+    spit(tl / (early + ".commit.requested"), "");
+    spit(tl / (early + ".inflight"), "");
+    const auto before = files_under(root);
+    const tool_result r = run_tool(args(root, {"--execute", "--no-concurrent-writers"}));
+    CHECK(r.code == 1);
+    CHECK(r.err.find("Found commits after time") != std::string::npos);
+    CHECK(files_under(root) == before);
+  }
+}
+
+TEST_CASE("a crash after any single change is finished by the next run, ending where an uninterrupted run ends") {
+  temp_dir tmp;
+  const std::string kLock =
+      "hoodie.write.lock.provider=org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider";
+  const planted ref = plant_failed_write(fresh_copy(kV9, tmp.path() / "ref"), long_ago());
+  REQUIRE(run_tool(args(ref.root, {"--execute", "--conf", kLock})).code == 0);
+  const auto expected_timeline = timeline_shape(ref.root);
+  auto data_files = [](const fs::path& root) {
+    std::set<std::string> out;
+    for (const auto& f : files_under(root)) {
+      if (!f.starts_with(".hoodie/")) out.insert(f);
+    }
+    return out;
+  };
+  const auto expected_data = data_files(ref.root);
+  std::size_t crashes = 0;
+  for (std::uint64_t n = 1; n < 100; ++n) {
+    CAPTURE(n);
+    const planted p = plant_failed_write(fresh_copy(kV9, tmp.path() / ("c" + std::to_string(n))), long_ago());
+    const tool_result crashed =
+        run_tool_env({"LAKEGC_CRASH_AFTER_MUTATIONS=" + std::to_string(n)}, args(p.root, {"--execute", "--conf", kLock}));
+    if (crashed.code == 0) break;  // n exceeds the run's changes
+    REQUIRE_MESSAGE(crashed.code == 86, crashed.err);
+    ++crashes;
+    if (fs::exists(p.root / ".hoodie" / "lock")) {
+      fs::last_write_time(p.root / ".hoodie" / "lock", fs::file_time_type::clock::now() - std::chrono::minutes(10));
+    }
+    const tool_result resumed =
+        run_tool(args(p.root, {"--execute", "--conf", kLock, "--conf", "hoodie.write.lock.filesystem.expire=5"}));
+    REQUIRE_MESSAGE(resumed.code == 0, resumed.err);
+    CHECK(timeline_shape(p.root) == expected_timeline);
+    CHECK(data_files(p.root) == expected_data);
+    CHECK(!fs::exists(p.root / ".hoodie" / ".temp" / kFailed));
+    CHECK(!fs::exists(p.root / ".hoodie" / ".heartbeat" / kFailed));
+  }
+  // lock, requested, unlock, inflight, the delete, the marker and its two
+  // folders, the heartbeat, lock, two instant files, completed, unlock
+  CHECK(crashes >= 12);
+}
+
+}  // namespace lakegc::tests::rollback_corpus
