@@ -394,17 +394,7 @@ inline int run(std::span<const std::string> args) {
   if (cmd == "plan") return run_plan_command(rest);
   if (cmd == "clean") return run_clean(rest);
   if (cmd == "orphans") return run_orphans(rest);
-  if (cmd == "rollback") {
-    auto a = parse_args(rest, {"--json", "--execute", "--no-concurrent-writers"}, {"--conf", "--props", "--now"});
-    if (!a.ok()) return detail::usage_error("rollback", message_of(a.status()));
-    if (a->help) {
-      detail::print_out(std::string(kRollbackHelp));
-      return exit_ok;
-    }
-    auto props = detail::gather_properties(*a);
-    if (!props.ok()) return detail::usage_error("rollback", message_of(props.status()));
-    return run_rollback(*a, *props, detail::crash_budget(), detail::wall_clock_ms());
-  }
+  if (cmd == "rollback") return run_rollback(rest);
   if (cmd == "advise") return run_advise(rest);
   fmt::print(stderr, "lakegc: unknown command '{}'\nsee `lakegc --help`\n", cmd);
   return exit_bad_input;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdlib>
+#include <span>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "lakegc/hudi/rollback_service.hpp"
 #include "lakegc/storage/crash_storage.hpp"
 #include "table.hpp"
+#include "table_command.hpp"
 
 namespace lakegc::cli {
 
@@ -179,53 +181,46 @@ inline std::string json_of(const std::string& table, const hudi::RollbackRunRepo
   return j.str();
 }
 
-inline int usage_error(std::string_view message) {
-  fmt::print(stderr, "lakegc rollback: {}\nsee `lakegc rollback --help`\n", message);
-  return exit_bad_input;
-}
-
-inline int input_error(const Status& st) {
-  fmt::print(stderr, "lakegc: {}\n", message_of(st));
-  return exit_bad_input;
+// hoodie.rollback.using.markers (true unless "false"), checked with the
+// failed-writes keys before the table is opened.
+[[nodiscard]] inline StatusOr<bool> using_markers(const config::Properties& props) {
+  LAKEGC_RETURN_IF_ERROR(config::write_maintenance_from_properties(props).status());
+  const auto it = props.find("hoodie.rollback.using.markers");
+  if (it == props.end()) return true;
+  if (it->second != "true" && it->second != "false") {
+    return absl::InvalidArgumentError(
+        fmt::format("hoodie.rollback.using.markers={}: expected true or false", it->second));
+  }
+  return it->second == "true";
 }
 
 }  // namespace rollback_cli
 
-/// `lakegc rollback ...`; `props` is the merged --props/--conf config and
-/// `crash_after` the crash-test budget (LAKEGC_CRASH_AFTER_MUTATIONS).
-inline int run_rollback(const ParsedArgs& a, const config::Properties& props, std::optional<std::uint64_t> crash_after,
-                        std::int64_t wall_now_ms) {
-  using namespace rollback_cli;
-  if (a.positional.size() != 1) return usage_error("expected exactly one TABLE");
-  auto wm = config::write_maintenance_from_properties(props);
-  if (!wm.ok()) return input_error(wm.status());
-  bool use_markers = true;
-  if (auto it = props.find("hoodie.rollback.using.markers"); it != props.end()) {
-    if (it->second != "true" && it->second != "false") {
-      return input_error(absl::InvalidArgumentError(
-          fmt::format("hoodie.rollback.using.markers={}: expected true or false", it->second)));
-    }
-    use_markers = it->second == "true";
+/// `lakegc rollback ...` (the words after the command name).
+inline int run_rollback(std::span<const std::string> args) {
+  constexpr std::string_view command = "rollback";
+  auto a = parse_args(args, {"--json", "--execute", "--no-concurrent-writers"}, {"--conf", "--props", "--now"});
+  if (!a.ok()) return detail::usage_error(command, message_of(a.status()));
+  if (a->help) {
+    detail::print_out(std::string(kRollbackHelp));
+    return exit_ok;
   }
-  auto table = open_table(a.positional[0]);
-  if (!table.ok()) return input_error(table.status());
-  const bool execute = a.flag("--execute");
+  config::Properties props;
+  if (auto stop = detail::read_settings(command, *a, rollback_cli::using_markers, props)) return *stop;
+  std::optional<InstantTime> now_flag;
+  if (auto stop = detail::read_now(command, *a, now_flag)) return *stop;
+  auto table = open_table(a->positional[0]);
+  if (!table.ok()) return detail::input_error(table.status());
+  std::int64_t now = 0;
+  if (auto stop = detail::now_in(command, now_flag, **table, now)) return *stop;
+  const bool execute = a->flag("--execute");
   auto refuse = [&](const std::string& why) {
-    fmt::print(stderr, "lakegc rollback: refusing to roll back {}: {}\n", a.positional[0], why);
+    fmt::print(stderr, "lakegc rollback: refusing to roll back {}: {}\n", a->positional[0], why);
     return exit_refused;
   };
-  std::int64_t now = wall_now_ms;
-  if (const std::string* t = a.last("--now")) {
-    auto instant = InstantTime::parse(*t);
-    if (!instant.ok()) return usage_error(fmt::format("--now: {}", message_of(instant.status())));
-    auto ms = instant->to_epoch_ms((*table)->metadata.timezone);
-    if (!ms.ok()) return usage_error(fmt::format("--now: {}", message_of(ms.status())));
-    now = *ms;
-  }
   const hudi::TableProperties& tp = (*table)->journal->properties();
   if (execute) {
-    if (tp.version > 9) return refuse(fmt::format("table version {} is newer than lakegc knows (9); nothing was changed", tp.version));
-    if (tp.bootstrap_base_path) return refuse("a bootstrap table: lakegc does not roll back bootstrap writes; nothing was changed");
+    if (auto why = detail::execute_refusal(**table)) return refuse(*why);
     const bool has_mdt = !tp.metadata_partitions.empty() ||
                          (*table)->storage->stat(".hoodie/metadata/.hoodie/hoodie.properties").ok();
     if (has_mdt) {
@@ -237,33 +232,26 @@ inline int run_rollback(const ParsedArgs& a, const config::Properties& props, st
     }
   }
   auto lock_settings = hudi::lock_settings(props, std::filesystem::absolute((*table)->path).lexically_normal().string());
-  if (!lock_settings.ok()) return input_error(lock_settings.status());
+  if (!lock_settings.ok()) return detail::input_error(lock_settings.status());
 
-  crash_storage<posix_storage> storage(*(*table)->storage, crash_after, [] { std::_Exit(86); });
+  // Every change goes through a crash_storage (LAKEGC_CRASH_AFTER_MUTATIONS).
+  crash_storage<posix_storage> storage(*(*table)->storage, detail::crash_budget(), [] { std::_Exit(86); });
   auto journal = hudi::journal<crash_storage<posix_storage>>::open(storage, (*table)->path);
-  if (!journal.ok()) return input_error(journal.status());
+  if (!journal.ok()) return detail::input_error(journal.status());
   std::optional<TableLock> lock;
   if (execute) {
-    if (lock_settings->kind == hudi::LockProviderKind::file_system) {
-      lock = hudi::file_system_lock(storage, *lock_settings);
-    } else if (!a.flag("--no-concurrent-writers")) {
-      return refuse(lock_settings->kind == hudi::LockProviderKind::other
-                        ? fmt::format("hoodie.write.lock.provider={} is a lock lakegc cannot take; pass "
-                                      "--no-concurrent-writers if no writer is running",
-                                      lock_settings->provider_class)
-                        : std::string("no table lock is configured (hoodie.write.lock.provider); give the write "
-                                      "config your writers use, or pass --no-concurrent-writers if no writer is "
-                                      "running"));
-    }
+    if (auto stop = detail::choose_lock(storage, *lock_settings, *a, refuse, lock)) return *stop;
   }
+  auto wm = config::write_maintenance_from_properties(props);
+  if (!wm.ok()) return detail::input_error(wm.status());
   hudi::RollbackServiceOptions o;
   o.rollback = wm->effective_rollback();
-  o.use_markers = use_markers;
+  o.use_markers = *rollback_cli::using_markers(props);
   o.lock = lock ? &*lock : nullptr;
   o.plan_now_ms = now;
   hudi::rollback_service<crash_storage<posix_storage>> service(*journal, o);
   auto planned = service.plan();
-  if (!planned.ok()) return input_error(planned.status());
+  if (!planned.ok()) return detail::input_error(planned.status());
   if (execute && planned->refusal) return refuse(*planned->refusal + "; nothing was changed");
   StatusOr<hudi::RollbackRunReport> report = execute ? service.execute() : std::move(planned);
   if (!report.ok()) {
@@ -271,20 +259,15 @@ inline int run_rollback(const ParsedArgs& a, const config::Properties& props, st
     return lock && absl::IsFailedPrecondition(report.status()) ? exit_refused : exit_bad_input;
   }
   if (execute && report->refusal) return refuse(*report->refusal + "; nothing was changed");
-  const std::string lock_text =
-      !execute ? std::string("none (dry run)")
-               : lock ? lock->description : std::string("none (--no-concurrent-writers)");
-  if (a.flag("--json")) {
-    std::string j = json_of((*table)->path, *report, execute, o.rollback.policy, lock_text);
-    j += '\n';
-    std::fwrite(j.data(), 1, j.size(), stdout);
+  const std::string lock_text = execute ? detail::lock_text(lock) : std::string("none (dry run)");
+  if (a->flag("--json")) {
+    detail::print_out(rollback_cli::json_of((*table)->path, *report, execute, o.rollback.policy, lock_text) + "\n");
   } else {
-    std::string t = text_of(*report, execute, o.rollback.policy);
+    std::string t = rollback_cli::text_of(*report, execute, o.rollback.policy);
     if (!execute && report->refusal) t += fmt::format("--execute would refuse: {}\n", *report->refusal);
     if (execute) t += fmt::format("lock: {}\n", lock_text);
-    std::fwrite(t.data(), 1, t.size(), stdout);
+    detail::print_out(t);
   }
-  std::fflush(stdout);
   return exit_ok;
 }
 
