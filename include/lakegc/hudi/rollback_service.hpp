@@ -61,7 +61,8 @@ struct RollbackServiceOptions {
   const TableLock* lock = nullptr;
   /// Wall clock for rollback instants, completion times and timings.
   std::function<std::int64_t()> now_ms;
-  /// The clock LAZY expiry and the new instants are judged by (--now).
+  /// The clock LAZY expiry is judged by and new rollback instants are
+  /// taken from (--now, else the wall clock), as for a clean.
   std::int64_t plan_now_ms = 0;
 };
 
@@ -164,7 +165,7 @@ class rollback_service {
         TableMetadata now_md;
         now_md.timeline = tl;
         now_md.timezone = j_->properties().timezone;
-        rt = allocate_instant(now_md, std::max(o_.plan_now_ms, o_.now_ms()));
+        rt = allocate_instant(now_md, o_.plan_now_ms);
         plan = hudi_plan(a, i->state);
         const std::string rel = fmt::format("{}/{}.rollback.requested", j_->properties().timeline_dir, rt);
         LAKEGC_ASSIGN_OR_RETURN(std::string bytes, encode_rollback_plan(plan));
