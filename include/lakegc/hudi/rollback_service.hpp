@@ -38,6 +38,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
