@@ -27,6 +27,12 @@ line), then checks
             and Hudi then loads the timeline, reads the latest snapshot and the
             promised time travel as the baseline, and writes 3 more commits
             with its own inline services (the crash on the first table only);
+  rollback  on the first table with failed writes (EAGER, no metadata table;
+            --seeds: every one), `lakegc rollback --execute` on a copy deletes
+            the data files Hudi's own rollbackFailedWrites deletes on another
+            copy, Hudi reads the table as the baseline and (--seeds), writing
+            on, finds nothing left to roll back; a metadata-table table is
+            refused, unchanged;
   selftest  every comparator reports a deliberately altered answer.
 
 Any difference fails the suite, printed with the table, the seed and the
@@ -59,7 +65,7 @@ DEFAULT_MATRIX = [
 ]
 ALL_COMBOS = [(v, t, m) for v in (6, 8, 9) for t in ("COW", "MOR") for m in ("off", "on")]
 
-CHECKS = ("selftest", "view", "clean", "orphans", "readback", "execute", "archive")
+CHECKS = ("selftest", "view", "clean", "orphans", "readback", "execute", "archive", "rollback")
 
 # Settings `lakegc clean --execute` runs under in the execute check.
 EXECUTE_GRID = [
@@ -1058,6 +1064,104 @@ class Suite:
             if not self.o.keep:
                 shutil.rmtree(copy, ignore_errors=True)
 
+    def check_rollback(self, hudi, tb):
+        """`lakegc rollback --execute` on a copy of a table with failed writes
+        (EAGER tables, the writer's own policy; no metadata table: lakegc
+        refuses those, checked unchanged on the first one): the data files it
+        deletes are the ones Hudi's own rollbackFailedWrites deletes on
+        another copy (`hudi continue --commits 1`), Hudi then reads the
+        table as before (verify against the baseline) and (--seeds: time),
+        writing on, finds no failed write left to roll back. Default run: the first table that
+        lakegc rolls back (tables whose failed writes a later EAGER write
+        rolled back already do not count); --seeds: every one."""
+        if not tb.get("lake_inspect") or not tb["gen"].get("failed_writes") or tb["gen"]["settings"].get("occ_two_writers"):
+            return
+        now = self.plan_now(tb)
+        largs_of = lambda d: ["rollback", d, "--execute", "--json", "--now", now, "--no-concurrent-writers"]
+        if tb["mdt"] == "on":
+            if getattr(self, "rollback_refused", False):
+                return
+            self.rollback_refused = True
+            copy = tb["dir"] + ".rollback-refused"
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(self.ldir(tb), copy, symlinks=True)
+            before = self.data_files(copy)
+            p = subprocess.run([self.o.lakegc] + largs_of(copy), capture_output=True, text=True, env=self.env)
+            texts = [] if p.returncode == 1 and self.data_files(copy) == before and "metadata table" in p.stderr else [
+                "lakegc rollback --execute on a metadata-table table: exit %d, %d file(s) deleted, stderr %s"
+                % (p.returncode, len(before - self.data_files(copy)), p.stderr.strip()[:300])]
+            self.diff("rollback", tb, texts, self.repro(tb, [self.o.lakegc] + largs_of(copy)))
+            log("  %s: metadata table: refused (exit %d), nothing deleted" % (tb["name"], p.returncode))
+            shutil.rmtree(copy, ignore_errors=True)
+            return
+        if getattr(self, "rolled_back", False) and not self.o.seeds:
+            return
+        # A later EAGER write rolls earlier failed writes back itself: only a
+        # table that still has one counts.
+        rc0, out0, err0 = run_lakegc(self.o.lakegc, ["rollback", self.ldir(tb), "--json", "--now", now], self.env)
+        if rc0 != 0 or out0 is None:
+            self.diff("rollback", tb, ["lakegc rollback (dry run) failed (exit %d): %s" % (rc0, err0)], [])
+            return
+        failed = [r["instant"] for r in out0["rollbacks"]] + [r["instant"] for r in out0["pending_rollbacks"]]
+        if not failed:
+            log("  %s: no failed write left to roll back (a later write rolled them back)" % tb["name"])
+            return
+        of_failed = lambda files: set(f for f in files if any(t in os.path.basename(f) for t in failed))
+        copy, hcopy = tb["dir"] + ".rollback", tb["dir"] + ".rollback-hudi"
+        for d in (copy, hcopy):
+            shutil.rmtree(d, ignore_errors=True)
+            shutil.copytree(self.ldir(tb), d, symlinks=True)
+        largs = largs_of(copy)
+        repro = self.repro(tb, ["tests/interop/hudi", "baseline", copy], [self.o.lakegc] + largs,
+                           ["tests/interop/hudi", "verify", copy, "--baseline", copy + ".baseline.json"],
+                           ["tests/interop/hudi", "continue", hcopy, "--commits", "1"])
+        b = hudi("baseline", copy)
+        base = copy + ".baseline.json"
+        with open(base, "w") as f:
+            json.dump(b["result"] if b["exit"] == 0 else {}, f)
+        before = self.data_files(copy)
+        rc, out, err = run_lakegc(self.o.lakegc, largs, self.env)
+        if rc == 1 and "rollback block" in (err or ""):
+            log("  %s: lakegc refuses (%s)" % (tb["name"], (err or "").strip()[:200]))
+            return  # v6 logs appended to: refused, nothing changed (the corpus tests check that)
+        self.rolled_back = True
+        texts = []
+        if rc != 0 or out is None:
+            self.diff("rollback", tb, ["lakegc rollback --execute failed (exit %d): %s" % (rc, err)], repro)
+            return
+        deleted = before - self.data_files(copy)
+        # Hudi's own rollback: `continue` rolls failed writes back before its
+        # commit; its inline services may delete other files, so only the
+        # files of the failed instants are compared.
+        h = hudi("continue", hcopy, "--commits", 1)
+        if h["exit"] != 0:
+            texts.append("hudi's own rollback (continue --commits 1) failed: %s" % h.get("error"))
+        elif not h["result"].get("rolled_back_failed_writes"):
+            texts.append("hudi's own rollbackFailedWrites found nothing to roll back; lakegc rolled back %s" % failed)
+        else:
+            hudi_deleted = of_failed(before - self.data_files(hcopy))
+            if deleted != hudi_deleted:
+                texts.append("files deleted: only lakegc %s, only Hudi %s"
+                             % (sorted(deleted - hudi_deleted)[:8], sorted(hudi_deleted - deleted)[:8]))
+        v = hudi("verify", copy, "--baseline", base)
+        if b["exit"] != 0 or self.verify_failed(v, tb):
+            texts.append("hudi verify after lakegc's rollback failed: %s" % (b.get("error") or self.verify_failed(v, tb)))
+        # Time: Hudi writing on after lakegc's rollback is the longer sweep's.
+        c = hudi("continue", copy, "--commits", 1) if self.o.seeds else {"exit": 0, "skipped": True, "result": {}}
+        if c["exit"] != 0:
+            texts.append("hudi continue after lakegc's rollback failed: %s" % c.get("error"))
+        elif c["result"].get("rolled_back_failed_writes"):
+            texts.append("hudi found failed writes to roll back after lakegc's rollback")
+        self.diff("rollback", tb, texts, repro)
+        log("  %s: lakegc rolled back %d write(s), deleted %d file(s) (Hudi's rollback: %s); verify %s, continue %s"
+            % (tb["name"], len(out.get("done", [])), len(deleted),
+               len(of_failed(before - self.data_files(hcopy))) if h["exit"] == 0 else "FAILED",
+               "FAILED" if self.verify_failed(v, tb) else "ok",
+               "not run" if c.get("skipped") else "ok" if c["exit"] == 0 else "FAILED"))
+        if not self.o.keep:
+            for d in (copy, hcopy):
+                shutil.rmtree(d, ignore_errors=True)
+
     def selftest(self):
         """Every comparator must report an altered answer."""
         fails = []
@@ -1146,9 +1250,9 @@ class Suite:
             self.generate(hudi)
             log("   generated in %.0fs" % (time.time() - t0))
             phases = [("view", self.check_view), ("clean", self.check_clean), ("orphans", self.check_orphans),
-                      ("execute", self.check_execute), ("archive", self.check_archive)]
+                      ("execute", self.check_execute), ("archive", self.check_archive), ("rollback", self.check_rollback)]
             for name, fn in phases:
-                if name not in checks and not (name == "view" and ({"clean", "orphans", "readback", "execute"} & set(checks))):
+                if name not in checks and not (name == "view" and ({"clean", "orphans", "readback", "execute", "rollback"} & set(checks))):
                     continue
                 t0 = time.time()
                 log("== %s" % name)
