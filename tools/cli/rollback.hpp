@@ -17,6 +17,7 @@
 #include "args.hpp"
 #include "lakegc/core/json_writer.hpp"
 #include "lakegc/hudi/lock.hpp"
+#include "lakegc/hudi/metadata_table/rollback_check.hpp"
 #include "lakegc/hudi/rollback_service.hpp"
 #include "lakegc/storage/crash_storage.hpp"
 #include "table.hpp"
@@ -46,8 +47,12 @@ than interval x misses (or missing); EAGER every pending write.
 
 The table lock and --no-concurrent-writers: as for `lakegc clean`.
 
-Refused (exit 1, nothing changed, the reason named): a table with a metadata
-table (lakegc does not write the metadata table's rollback records yet), table
+With a metadata table: Hudi writes nothing to it for the rollback of a write
+that never reached it (the usual failed write); a failed write that has a
+metadata-table instant is refused (Hudi rolls that back too; lakegc does not).
+
+Refused (exit 1, nothing changed, the reason named): a failed write with an
+instant in the metadata table, an unreadable metadata table, table
 version 6 log files a failed deltacommit appended to (Hudi appends a rollback
 command block), EAGER rollback of a write with completed commits after it and
 no heartbeat file (Hudi refuses it too), a bootstrap table, a table version
@@ -116,6 +121,12 @@ inline std::string json_of(const std::string& table, const hudi::RollbackRunRepo
   j.key("executed").value(executed);
   j.key("policy").value(policy_name(policy));
   j.key("lock").value(lock);
+  // Why --execute refuses (a dry run still shows the plan), or null.
+  if (r.refusal) {
+    j.key("refusal").value(*r.refusal);
+  } else {
+    j.key("refusal").null();
+  }
   j.key("pending_rollbacks").begin_array();
   for (const auto& [t, plan] : r.pending) {
     j.begin_object();
@@ -221,16 +232,9 @@ inline int run_rollback(std::span<const std::string> args) {
   const hudi::TableProperties& tp = (*table)->journal->properties();
   if (execute) {
     if (auto why = detail::execute_refusal(**table)) return refuse(*why);
-    const bool has_mdt = !tp.metadata_partitions.empty() ||
-                         (*table)->storage->stat(".hoodie/metadata/.hoodie/hoodie.properties").ok();
-    if (has_mdt) {
-      return refuse(fmt::format(
-          "the table has a metadata table (hoodie.table.metadata.partitions={}): Hudi records a rollback's deleted "
-          "files in its files partition and rolls back the failed instant's metadata deltacommit, which lakegc does "
-          "not write yet; nothing was changed (run Hudi's rollback)",
-          fmt::join(tp.metadata_partitions, ",")));
-    }
   }
+  const bool has_mdt = !tp.metadata_partitions.empty() ||
+                       (*table)->storage->stat(".hoodie/metadata/.hoodie/hoodie.properties").ok();
   auto lock_settings = hudi::lock_settings(props, std::filesystem::absolute((*table)->path).lexically_normal().string());
   if (!lock_settings.ok()) return detail::input_error(lock_settings.status());
 
@@ -252,6 +256,18 @@ inline int run_rollback(std::span<const std::string> args) {
   hudi::rollback_service<crash_storage<posix_storage>> service(*journal, o);
   auto planned = service.plan();
   if (!planned.ok()) return detail::input_error(planned.status());
+  if (has_mdt && !planned->refusal) {
+    // Hudi writes nothing to the metadata table for a rollback unless the
+    // failed write reached it (metadata_table/rollback_check.hpp).
+    std::vector<InstantTime> failed;
+    for (const auto& ra : planned->plan.rollbacks) failed.push_back(ra.instant);
+    for (const auto& [t, plan] : planned->pending) {
+      if (auto f = InstantTime::parse(plan.instant_to_rollback->commit_time); f.ok()) failed.push_back(*f);
+    }
+    if (Status st = hudi::metadata_table::check_rollback_update(storage, (*table)->path, failed); !st.ok()) {
+      planned->refusal = std::string(message_of(st));
+    }
+  }
   if (execute && planned->refusal) return refuse(*planned->refusal + "; nothing was changed");
   StatusOr<hudi::RollbackRunReport> report = execute ? service.execute() : std::move(planned);
   if (!report.ok()) {

@@ -25,7 +25,8 @@
 //    the files are the markers' (plan_rollback). With markers off, the
 //    uncommitted files named with the instant (the listing fallback).
 //
-// What it will not do (the caller refuses before any change): version-6
+// The metadata table: see metadata_table/rollback_check.hpp (the caller
+// checks it). What it will not do (the caller refuses before any change): version-6
 // log files a failed deltacommit appended to (Hudi appends a rollback
 // command block to them); EAGER rollback of an instant with completed
 // commits after it and no heartbeat file (Hudi's

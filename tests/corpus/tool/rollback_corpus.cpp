@@ -2,8 +2,9 @@
 // records against the ones Hudi wrote in the v6 MOR rollback fixture; a
 // failed write planted in a copy (its instant requested and inflight, a data
 // file, its CREATE marker, a heartbeat) planned, rolled back in layout 2
-// (v9) and layout 1 (v6) with the instant files Hudi leaves; LAZY by
-// heartbeat; the refusals; a crash after every single change finished by
+// (v9) and layout 1 (v6) with the instant files Hudi leaves, and on a table
+// with a metadata table the write never reached (which stays as it is); LAZY
+// by heartbeat; the refusals; a crash after every single change finished by
 // the next run.
 #include <doctest/doctest.h>
 
@@ -251,6 +252,28 @@ TEST_CASE("LAZY: a write whose heartbeat is alive is left alone, an expired one 
   CHECK(!fs::exists(p.root / p.file));
 }
 
+TEST_CASE("with a metadata table the write never reached, the rollback leaves the metadata table as it is") {
+  // Hudi's metadata writer ignores a rollback whose instant it has no
+  // deltacommit of (the failed write's files were never listed there).
+  temp_dir tmp;
+  const planted p = plant_failed_write(fresh_copy(kMdt, tmp.path()), long_ago());
+  auto metadata_files = [&] {
+    std::set<std::string> out;
+    for (const auto& f : files_under(p.root)) {
+      if (f.starts_with(".hoodie/metadata/")) out.insert(f);
+    }
+    return out;
+  };
+  const auto mdt_before = metadata_files();
+  REQUIRE(!mdt_before.empty());
+  const tool_result r = run_tool(args(p.root, {"--execute", "--no-concurrent-writers"}));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.out.find("rolled back commit " + kFailed) != std::string::npos);
+  CHECK(!fs::exists(p.root / p.file));
+  CHECK(metadata_files() == mdt_before);
+  CHECK(!fs::exists(p.root / ".hoodie" / "timeline" / (kFailed + ".inflight")));
+}
+
 TEST_CASE("rollback --execute refuses, changing nothing, where it cannot act as Hudi would") {
   temp_dir tmp;
   SUBCASE("no lock and no --no-concurrent-writers") {
@@ -261,12 +284,13 @@ TEST_CASE("rollback --execute refuses, changing nothing, where it cannot act as 
     CHECK(r.err.find("hoodie.write.lock.provider") != std::string::npos);
     CHECK(files_under(p.root) == before);
   }
-  SUBCASE("a metadata table") {
+  SUBCASE("a failed write that has an instant in the metadata table") {
     const planted p = plant_failed_write(fresh_copy(kMdt, tmp.path()), long_ago());
+    spit(p.root / ".hoodie" / "metadata" / ".hoodie" / "timeline" / (kFailed + ".deltacommit.requested"), "");
     const auto before = files_under(p.root);
     const tool_result r = run_tool(args(p.root, {"--execute", "--no-concurrent-writers"}));
     CHECK(r.code == 1);
-    CHECK(r.err.find("metadata table") != std::string::npos);
+    CHECK(r.err.find("the metadata table has a deltacommit " + kFailed) != std::string::npos);
     CHECK(files_under(p.root) == before);
   }
   SUBCASE("EAGER with completed commits after the failed write and no heartbeat") {
