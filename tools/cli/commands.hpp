@@ -31,6 +31,7 @@
 #include "plan_ttl.hpp"
 #include "rollback.hpp"
 #include "table_command.hpp"
+#include "ttl.hpp"
 
 namespace lakegc::cli {
 
@@ -53,11 +54,13 @@ commands:
                        --execute)
   rollback TABLE       roll back failed writes as Hudi does (dry run unless
                        --execute), under the table lock
+  ttl TABLE            partition TTL as Hudi runs it (dry run unless --execute): a
+                       replacecommit DELETE_PARTITION for the expired partitions
   advise TABLE         the retention the table needs for its longest query,
                        from its own commit cadence, with what each choice costs
 
 Every command reads a local table folder (the one holding .hoodie/); only
-`clean --execute`, `rollback --execute` and `orphans --execute` change it. `lakegc <command> --help` lists a command's options.
+`clean --execute`, `rollback --execute`, `ttl --execute` and `orphans --execute` change it. `lakegc <command> --help` lists a command's options.
 
 exit codes: 0 success, 1 findings or refusal, 2 bad usage or bad input
 )";
@@ -396,6 +399,7 @@ inline int run(std::span<const std::string> args) {
   if (cmd == "orphans") return run_orphans(rest);
   if (cmd == "rollback") return run_rollback(rest);
   if (cmd == "advise") return run_advise(rest);
+  if (cmd == "ttl") return run_ttl(rest);
   fmt::print(stderr, "lakegc: unknown command '{}'\nsee `lakegc --help`\n", cmd);
   return exit_bad_input;
 }

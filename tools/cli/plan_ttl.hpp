@@ -3,15 +3,14 @@
 // `lakegc plan ttl`: the partitions Hudi's partition TTL would delete from a
 // table under a user's `hoodie.partition.ttl.*` keys, with each one's
 // reference time, age and verdict, and why every other partition stays.
-// Read-only: executing TTL (a replacecommit DELETE_PARTITION) is planned
-// only.
+// Read-only; `lakegc ttl --execute` (ttl.hpp) carries the plan out.
 //
 // JSON shape:
 //   {"table": "<path>", "strategy": "KEEP_BY_TIME" | "KEEP_BY_CREATION_TIME",
 //    "days_retain": N, "max_delete_partitions": N, "ttl_instant": "<instant>",
 //    "noop_reasons": ["<why nothing expires>", ...],
 //    "expired": ["<partition this run deletes>", ...],  (Hudi's order)
-//    "expired_total": N, "order_exact": true,
+//    "expired_total": N, "order_exact": true, "order_note": "<why not exact>" | "",
 //    "partitions": [{"partition", "verdict": "expired" | "expired_over_cap" | "not_expired" | "no_file_slices",
 //                    "reference": "<instant>" | null, "expires_after": "<instant>" | null,
 //                    "age_ms": N | null, "on_storage": bool, "probably_meant": "<partition>" | null}],
@@ -35,8 +34,8 @@ inline constexpr std::string_view kPlanTtlHelp =
 
 Plans Hudi's partition TTL and prints the partitions it would delete, each with
 its reference time, its age and the instant after which it expired, and every
-other partition with the reason it stays. Nothing is deleted: lakegc does not
-execute TTL yet.
+other partition with the reason it stays. Nothing is changed: `lakegc ttl
+--execute` carries the plan out.
 
 The settings come from Hudi's keys, as you pass them to Spark:
   hoodie.partition.ttl.management.strategy.type=KEEP_BY_TIME | KEEP_BY_CREATION_TIME
@@ -65,7 +64,8 @@ struct TtlReport {
 
 /// Plans TTL for an opened table as of `ttl_instant`.
 [[nodiscard]] inline StatusOr<TtlReport> plan_ttl_report(Table& table, const config::Properties& props,
-                                           const InstantTime& ttl_instant, bool show_progress = false) {
+                                           const InstantTime& ttl_instant, bool show_progress = false,
+                                           TableView* view_out = nullptr) {
   LAKEGC_ASSIGN_OR_RETURN(TtlSettings settings, config::ttl_from_properties(props));
   const TableMetadata& md = table.metadata;
   LAKEGC_ASSIGN_OR_RETURN(TableView view, list_view(table, md, show_progress));
@@ -82,6 +82,7 @@ struct TtlReport {
   TtlReport r;
   r.path = table.path;
   LAKEGC_ASSIGN_OR_RETURN(r.plan, plan_ttl(view, md, settings, TtlContext{ttl_instant, &creation}));
+  if (view_out != nullptr) *view_out = std::move(view);
   return r;
 }
 
@@ -112,11 +113,11 @@ inline std::string ttl_partition_line(const TtlPlan& p, const TtlPartition& tp) 
 
 }  // namespace detail
 
-inline std::string ttl_text(const TtlReport& r) {
+inline std::string ttl_text(const TtlReport& r, std::string_view mode = "dry run: nothing is deleted") {
   const TtlPlan& p = r.plan;
   std::string out;
-  appendln(out, "partition TTL plan for {} under {}, {} day{} retained (dry run: nothing is deleted)", r.path,
-           to_string(p.strategy), p.days_retain, p.days_retain == 1 ? "" : "s");
+  appendln(out, "partition TTL plan for {} under {}, {} day{} retained ({})", r.path, to_string(p.strategy),
+           p.days_retain, p.days_retain == 1 ? "" : "s", mode);
   appendln(out, "  TTL instant: {}; at most {} partitions per run", p.ttl_instant, p.max_delete_partitions);
   for (const auto& why : p.noop_reasons) appendln(out, "  nothing expires: {}", why);
   for (const auto& w : p.warnings) appendln(out, "  warning: {}", w);
@@ -128,7 +129,9 @@ inline std::string ttl_text(const TtlReport& r) {
     appendln(out, "  note: pending clustering/replacecommit {}: if it touches an expired partition Hudi's run deletes "
                   "nothing (lakegc does not read its file groups yet)", t);
   }
-  if (!p.order_exact) appendln(out, "  note: which partitions a capped run takes may differ from Hudi's (tree bin)");
+  if (!p.order_exact) {
+    appendln(out, "  note: which partitions a capped run takes may differ from Hudi's ({})", p.order_note);
+  }
   out += '\n';
   if (!p.noop_reasons.empty()) return out;
   if (p.expired.empty()) {
@@ -152,11 +155,8 @@ inline std::string ttl_text(const TtlReport& r) {
   return out;
 }
 
-inline std::string ttl_json(const TtlReport& r) {
-  const TtlPlan& p = r.plan;
-  json_writer w;
-  w.begin_object();
-  w.key("table").value(r.path);
+/// The plan's fields, into an open object.
+inline void write_ttl_fields(json_writer& w, const TtlPlan& p) {
   w.key("strategy").value(to_string(p.strategy));
   w.key("days_retain").value(static_cast<std::int64_t>(p.days_retain));
   w.key("max_delete_partitions").value(static_cast<std::uint64_t>(p.max_delete_partitions));
@@ -165,6 +165,7 @@ inline std::string ttl_json(const TtlReport& r) {
   w.key("expired").strings(p.expired);
   w.key("expired_total").value(static_cast<std::uint64_t>(p.expired_total));
   w.key("order_exact").value(p.order_exact);
+  w.key("order_note").value(p.order_note);
   w.key("partitions").begin_array();
   for (const auto& tp : p.partitions) {
     w.begin_object();
@@ -190,6 +191,13 @@ inline std::string ttl_json(const TtlReport& r) {
   for (const auto& t : p.pending_clusterings) w.value(t.str());
   w.end_array();
   w.key("warnings").strings(p.warnings);
+}
+
+inline std::string ttl_json(const TtlReport& r) {
+  json_writer w;
+  w.begin_object();
+  w.key("table").value(r.path);
+  write_ttl_fields(w, r.plan);
   w.end_object();
   return w.str();
 }

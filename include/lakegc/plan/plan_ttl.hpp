@@ -33,8 +33,13 @@
 //   (a HashMap) and applies Stream.limit(max.delete.partitions) over that
 //   map's order, so a capped run deletes the first expired partitions in
 //   Java HashMap order (java_hash_order.hpp), not the oldest ones; the
-//   creation-time strategy filters the candidate list in order. The rest
-//   drains over later runs.
+//   creation-time strategy filters the candidate list in order: a selected
+//   list's order, else the order Hudi lists partitions in (a file-system
+//   listing goes directory by directory in readdir order; the interop suite
+//   saw Hudi take us/d1 where the sorted order starts with eu/d1), which
+//   lakegc cannot know: a capped creation-time run over every partition is
+//   reported with order_exact false and the reason. The rest drains over
+//   later runs.
 // * A pending compaction or log compaction on an expired partition makes
 //   Hudi's run a no-op (DeletePartitionUtils.checkForPendingTableServiceActions,
 //   caught by the TTL executor): reported in blocking_table_services. So
@@ -114,9 +119,10 @@ struct TtlPlan {
   std::vector<std::string> expired;
   /// Expired partitions in all, this run's and later runs'.
   std::size_t expired_total = 0;
-  /// False when the cap's order could not be reproduced exactly
-  /// (java_hash_order.hpp: a tree bin).
+  /// False when the cap cut the expired partitions in an order lakegc could
+  /// not reproduce exactly; order_note says why.
   bool order_exact = true;
+  std::string order_note;
   /// Pending compactions / log compactions on an expired partition: Hudi's
   /// run is then a no-op.
   std::vector<InstantTime> blocking_table_services;
@@ -268,6 +274,7 @@ inline std::optional<std::string> hive_style_match(const TableView& v, std::stri
     JavaHashMapOrder hashed = java_hash_map_order(candidates);
     order = std::move(hashed.order);
     plan.order_exact = hashed.exact;
+    if (!hashed.exact) plan.order_note = "Java HashMap order with a tree bin";
   }
   for (std::size_t i : order) {
     TtlPartition& tp = evaluated[i];
@@ -280,6 +287,13 @@ inline std::optional<std::string> hive_style_match(const TableView& v, std::stri
       }
     }
     plan.partitions.push_back(std::move(tp));
+  }
+  if (settings.strategy == TtlStrategy::keep_by_creation_time && !settings.selected &&
+      plan.expired_total > plan.expired.size() && !plan.expired.empty()) {
+    plan.order_exact = false;
+    plan.order_note =
+        "KEEP_BY_CREATION_TIME takes the first expired partitions in the order Hudi lists them (readdir order, or "
+        "the metadata table's), not the sorted order lakegc shows";
   }
   if (plan.expired_total > 0 && settings.max_delete_partitions == 0) {
     plan.warnings.emplace_back(

@@ -26,26 +26,6 @@ const std::string kTable = "sample_table/cow/v9_txns_simple_nometa";  // layout 
 const std::string kLock = "hoodie.write.lock.provider=org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider";
 const std::string kNow = "20260308000000000";  // planning time: fixes the clean's instant across runs
 
-std::set<std::string> files_under(const fs::path& root) {
-  std::set<std::string> out;
-  for (const auto& e : fs::recursive_directory_iterator(root)) {
-    if (e.is_regular_file()) out.insert(fs::relative(e.path(), root).generic_string());
-  }
-  return out;
-}
-
-// The same, with the completion time of layout-2 completed instants blanked
-// (it is the wall clock at completion, so two runs differ there).
-std::set<std::string> files_without_completion_times(const fs::path& root) {
-  std::set<std::string> out;
-  for (std::string f : files_under(root)) {
-    const auto name = f.rfind('/') + 1;
-    if (f.compare(name + 17, 1, "_") == 0 && f.size() > name + 35) f.replace(name + 18, 17, "<completion>");
-    out.insert(std::move(f));
-  }
-  return out;
-}
-
 std::vector<std::string> clean_args(const fs::path& root, std::vector<std::string> extra = {}) {
   std::vector<std::string> a = {"clean", root.string(), "--execute", "--conf", "hoodie.clean.commits.retained=2",
                                 "--now", kNow};

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -114,5 +115,26 @@ inline tool_result run_tool_env(const std::vector<std::string>& env, const std::
 
 /// Runs `lakegc args...` and captures its exit code, stdout and stderr.
 inline tool_result run_tool(const std::vector<std::string>& args) { return run_tool_env({}, args); }
+
+/// Every file below `root`, relative to it.
+inline std::set<std::string> files_under(const std::filesystem::path& root) {
+  std::set<std::string> out;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+    if (e.is_regular_file()) out.insert(std::filesystem::relative(e.path(), root).generic_string());
+  }
+  return out;
+}
+
+// The same, with the completion time of layout-2 completed instants blanked
+// (it is the wall clock at completion, so two runs differ there).
+inline std::set<std::string> files_without_completion_times(const std::filesystem::path& root) {
+  std::set<std::string> out;
+  for (std::string f : files_under(root)) {
+    const auto name = f.rfind('/') + 1;
+    if (f.size() > name + 35 && f.compare(name + 17, 1, "_") == 0) f.replace(name + 18, 17, "<completion>");
+    out.insert(std::move(f));
+  }
+  return out;
+}
 
 }  // namespace lakegc::testing
