@@ -27,6 +27,17 @@ line), then checks
             and Hudi then loads the timeline, reads the latest snapshot and the
             promised time travel as the baseline, and writes 3 more commits
             with its own inline services (the crash on the first table only);
+  archive   `lakegc plan archive --json` == `hudi plan-archive` over a grid;
+  ttl       on partitioned tables, `lakegc plan ttl --json` == Hudi's
+            KeepByTimeStrategy / KeepByCreationTimeStrategy (getExpiredPartitionPaths)
+            over a grid (both strategies, days.retain <= 24, a selected list, a
+            cap), the same TTL instant given to both; on the first partitioned
+            table without a metadata table, `lakegc ttl --execute` on a copy
+            writes the replacecommit Hudi's own TTL run writes (Hudi reads it
+            back), Hudi's snapshot loses exactly the expired partitions, both
+            cleaners then plan the same, and after `lakegc clean --execute`
+            Hudi still reads the table as before the clean; a table with a
+            metadata table is refused, unchanged;
   rollback  on the first table with a failed write left (EAGER; --seeds:
             every one), `lakegc rollback --execute` on a copy deletes the data
             files Hudi's own rollbackFailedWrites deletes on another copy, Hudi
@@ -64,7 +75,7 @@ DEFAULT_MATRIX = [
 ]
 ALL_COMBOS = [(v, t, m) for v in (6, 8, 9) for t in ("COW", "MOR") for m in ("off", "on")]
 
-CHECKS = ("selftest", "view", "clean", "orphans", "readback", "execute", "archive", "rollback")
+CHECKS = ("selftest", "view", "clean", "orphans", "readback", "execute", "archive", "ttl", "rollback")
 
 # Settings `lakegc clean --execute` runs under in the execute check.
 EXECUTE_GRID = [
@@ -101,6 +112,28 @@ ARCHIVE_GRID = [
      "hoodie.archive.limit.instants=2"],
     ["hoodie.keep.min.commits=2", "hoodie.keep.max.commits=3", "hoodie.clean.commits.retained=1",
      "hoodie.archive.block.on.latest.clean.ectr=true"],
+]
+
+
+# Settings `lakegc plan ttl` and `hudi plan-ttl` are compared under, each with
+# the TTL instant this many hours after the table's newest instant. days.retain
+# stays <= 24: Hudi 1.2.0 computes the retention in int milliseconds, which
+# overflows from 25 days (docs/hudi-ttl.md). "default": False settings run in the
+# longer sweep (--seeds) only.
+TTL_KEYS = {"type": "hoodie.partition.ttl.management.strategy.type",
+            "days": "hoodie.partition.ttl.strategy.days.retain",
+            "selected": "hoodie.partition.ttl.strategy.partition.selected",
+            "max": "hoodie.partition.ttl.strategy.max.delete.partitions"}
+TTL_GRID = [
+    ({"type": "KEEP_BY_TIME", "days": 1, "default": False}, 1),
+    ({"type": "KEEP_BY_TIME", "days": 1}, 30),
+    ({"type": "KEEP_BY_TIME", "days": 2, "default": False}, 49),
+    ({"type": "KEEP_BY_TIME", "days": 24}, 24 * 25),
+    ({"type": "KEEP_BY_CREATION_TIME", "days": 1, "default": False}, 1),
+    ({"type": "KEEP_BY_CREATION_TIME", "days": 3}, 73),
+    ({"type": "KEEP_BY_TIME", "days": 1, "selected": "<first,last,missing>"}, 49),
+    ({"type": "KEEP_BY_TIME", "days": 1, "max": 1}, 49),
+    ({"type": "KEEP_BY_CREATION_TIME", "days": 1, "max": 2, "default": False}, 49),
 ]
 
 
@@ -493,6 +526,32 @@ def pred_slices_of_pending_writes(tb, text):
     return bool(named) and all(x in slices for x in named)
 
 
+def pred_partitions_with_pending_write_files(tb, text):
+    """partitionsToBeDeleted: every partition only Hudi deletes holds a file
+    of a write that is not completed (lakegc's listing shows it uncommitted,
+    or a pending write's marker names a file there): lakegc keeps such a
+    partition; Hudi deletes the directory under the running write."""
+    m = re.match(r"^partitionsToBeDeleted lakegc (\[.*?\]), Hudi (\[.*?\])", text)
+    if not m:
+        return False
+    lake, hudi = set(eval(m.group(1))), set(eval(m.group(2)))  # repr of two lists of strings
+    only_hudi = hudi - lake
+    if not only_hudi or lake - hudi:
+        return False
+    parts = {p["path"]: p for p in (tb.get("lake_inspect") or {}).get("partitions", [])}
+    tl = (tb.get("lake_inspect") or {}).get("timeline", [])
+    pending = {i["requested"] for i in tl if i["state"] != "completed"}
+    temp = os.path.join(tb["dir"], ".hoodie", ".temp")
+    for p in only_hudi:
+        if parts.get(p, {}).get("uncommitted_files"):
+            continue
+        if any(os.path.isdir(os.path.join(temp, inst, p)) and os.listdir(os.path.join(temp, inst, p))
+               for inst in pending):
+            continue
+        return False
+    return True
+
+
 def pred_archive_commits_kept_for_replaced_files(tb, text):
     """lakegc's archive plan under the same settings keeps a commit for
     replaced files still on storage (check_archive records the settings)."""
@@ -501,6 +560,7 @@ def pred_archive_commits_kept_for_replaced_files(tb, text):
 
 PREDICATES = {
     "archive_commits_kept_for_replaced_files": pred_archive_commits_kept_for_replaced_files,
+    "partitions_with_pending_write_files": pred_partitions_with_pending_write_files,
     "logs_of_pending_writes": pred_logs_of_pending_writes,
     "slices_of_pending_writes": pred_slices_of_pending_writes,
     "logs_not_committed": pred_logs_not_committed,
@@ -786,6 +846,168 @@ class Suite:
             self.diff("archive", tb, [t + label for t in diff_archived(lake, h["result"])], repro)
             archiving += 1 if h["result"].get("archived") else 0
         log("  %s: Hudi archives something under %d of %d settings" % (tb["name"], archiving, len(ARCHIVE_GRID)))
+
+    def ttl_conf(self, tb, setting):
+        """A TTL_GRID setting as --conf values for this table."""
+        parts = [p["path"] for p in tb["lake_inspect"]["partitions"]]
+        conf = []
+        for k, v in setting.items():
+            if v == "<first,last,missing>":
+                v = ",".join([parts[0], parts[-1], "missing=" + parts[0]])
+            conf.append("%s=%s" % (TTL_KEYS[k], v))
+        return conf
+
+    def check_ttl(self, hudi, tb):
+        if not tb.get("lake_inspect") or not tb["gen"].get("partitioned"):
+            return
+        last = max(i["requested"] for i in tb["lake_inspect"]["timeline"])
+        t0 = time.time()
+        cases = []
+        for setting, hours in TTL_GRID if self.o.seeds else [g for g in TTL_GRID if g[0].get("default", True)]:
+            setting = {k: v for k, v in setting.items() if k != "default"}
+            conf = self.ttl_conf(tb, setting)
+            cases.append((setting, conf, self.shift_instant(last, hours * 3600)))
+        # Hudi: one call for the whole grid (its strategies only read the table).
+        hargs = ["ttl-plans", tb["dir"]] + list(itertools.chain(*[
+            ["--setting", json.dumps({"now": now, "conf": dict(c.split("=", 1) for c in conf)})]
+            for _, conf, now in cases]))
+        h = hudi(*hargs)
+        if h["exit"] != 0:
+            self.diff("ttl", tb, ["hudi ttl-plans failed: %s" % h.get("error")],
+                      self.repro(tb, ["tests/interop/hudi"] + hargs))
+            return
+        for (setting, conf, now), hres in zip(cases, h["result"]["results"]):
+            cargs = list(itertools.chain(*[["--conf", c] for c in conf]))
+            largs = ["plan", "ttl", self.ldir(tb), "--json", "--now", now] + cargs
+            repro = self.repro(tb, [self.o.lakegc] + largs, ["tests/interop/hudi", "plan-ttl", tb["dir"], "--now", now] + cargs)
+            rc, lake, err = run_lakegc(self.o.lakegc, largs, self.env)
+            label = " [%s; now %s]" % (" ".join(conf), now)
+            if "error" in hres or rc != 0 or lake is None:
+                if "error" in hres and rc == 2:
+                    continue  # both refuse (e.g. a partition without .hoodie_partition_metadata)
+                self.diff("ttl", tb, ["hudi: %s; lakegc plan ttl exit %d (%s)%s"
+                                      % (hres.get("error", "ok"), rc, err.strip()[:300], label)], repro)
+                continue
+            a, b = sorted(lake["expired"]), sorted(hres["expired_partitions"])
+            texts = [] if a == b else ["expired partitions: only lakegc %s, only Hudi %s%s"
+                                        % (sorted(set(a) - set(b)), sorted(set(b) - set(a)), label)]
+            if texts and not lake.get("order_exact", True):
+                # The cap took the first expired partitions in an order lakegc
+                # says it cannot know (order_note): the same number, all expired.
+                every = {p["partition"] for p in lake["partitions"] if p["verdict"].startswith("expired")}
+                if len(a) == len(b) and set(b) <= every:
+                    texts = []
+            self.diff("ttl", tb, texts, repro)
+            if a and not setting.get("max") and not setting.get("selected") and a == b:
+                # partly expired first: the snapshot keeps something to compare
+                partial = len(a) < len(tb["lake_inspect"]["partitions"])
+                tb.setdefault("ttl_expiring", []).insert(0 if partial else len(tb.get("ttl_expiring", [])), (conf, now, a))
+        log("  %s: %d TTL plan(s) compared in %.1fs" % (tb["name"], len(cases), time.time() - t0))
+        if tb["mdt"] == "on" and not getattr(self, "ttl_refused", False):
+            self.ttl_refused = True
+            self.check_ttl_refused(tb, last)
+        if tb["mdt"] == "off" and not getattr(self, "ttl_executed", False) and tb.get("ttl_expiring"):
+            self.ttl_executed = True
+            self.check_ttl_execute(hudi, tb)
+
+    def check_ttl_refused(self, tb, last):
+        copy = tb["dir"] + ".ttl-refused"
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(self.ldir(tb), copy, symlinks=True)
+        before = sorted(os.listdir(os.path.join(copy, ".hoodie", "timeline" if tb["version"] >= 8 else "")))
+        args = ["ttl", copy, "--execute", "--no-concurrent-writers", "--now", self.shift_instant(last, 30 * 3600),
+                "--conf", "hoodie.partition.ttl.strategy.days.retain=1"]
+        rc, _, err = run_lakegc(self.o.lakegc, args, self.env)
+        after = sorted(os.listdir(os.path.join(copy, ".hoodie", "timeline" if tb["version"] >= 8 else "")))
+        texts = []
+        if rc != 1 or "metadata table" not in err:
+            texts.append("lakegc ttl --execute on a table with a metadata table: exit %d, expected a refusal (1): %s"
+                         % (rc, err.strip()[:300]))
+        if before != after:
+            texts.append("a refused lakegc ttl --execute changed the timeline: %s" % sorted(set(after) - set(before)))
+        self.diff("ttl", tb, texts, self.repro(tb, [self.o.lakegc] + args))
+        shutil.rmtree(copy, ignore_errors=True)
+
+    def check_ttl_execute(self, hudi, tb):
+        """lakegc ttl --execute on a copy, judged by Hudi's own TTL run and reads."""
+        t0 = time.time()
+        conf, now, expired = tb["ttl_expiring"][0]
+        cargs = list(itertools.chain(*[["--conf", c] for c in conf]))
+        copy = tb["dir"] + ".ttl"
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(self.ldir(tb), copy, symlinks=True)
+        largs = ["ttl", copy, "--execute", "--json", "--no-concurrent-writers", "--now", now] + cargs
+        hrun = ["ttl-run", tb["dir"], "--now", now] + cargs
+        repro = self.repro(tb, ["cp", "-r", tb["dir"], copy], [self.o.lakegc] + largs, ["tests/interop/hudi"] + hrun)
+        label = " [%s; now %s]" % (" ".join(conf), now)
+        rc, lake, err = run_lakegc(self.o.lakegc, largs, self.env)
+        if rc != 0 or lake is None or not lake.get("executed"):
+            self.diff("ttl", tb, ["lakegc ttl --execute failed or wrote nothing (exit %d): %s%s"
+                                  % (rc, err.strip()[:300], label)], repro)
+            return
+        # Hudi's own TTL run at the same instant, on another copy.
+        h = hudi(*hrun)
+        mine = hudi("replace-metadata", copy, "--instant", now)
+        texts = []
+        if h["exit"] != 0 or mine["exit"] != 0:
+            texts.append("hudi ttl-run exit %d (%s); hudi replace-metadata on lakegc's copy exit %d (%s)"
+                         % (h["exit"], h.get("error"), mine["exit"], mine.get("error")))
+        else:
+            lake_ids = {p: sorted(ids) for p, ids in lake["partition_to_replace_file_ids"].items()}
+            hudi_ids = h["result"].get("completed", {}).get("partitionToReplaceFileIds")
+            if lake_ids != hudi_ids:
+                texts.append("partitionToReplaceFileIds lakegc %s, Hudi's TTL run %s" % (lake_ids, hudi_ids))
+            for k in ("action", "state", "requested", "inflight", "completed"):
+                if mine["result"].get(k) != h["result"].get(k):
+                    texts.append("replacecommit %s as Hudi reads it: lakegc's %s, Hudi's %s"
+                                 % (k, mine["result"].get(k), h["result"].get(k)))
+        # The snapshot: no row of an expired partition (Hudi's file-system
+        # view skips the replaced groups); after the clean below, the same.
+        s1 = hudi("snapshot-partitions", copy)
+        if s1["exit"] != 0:
+            texts.append("hudi snapshot-partitions after lakegc ttl --execute failed: %s" % s1.get("error"))
+        elif set(s1["result"]["partitions"]) & set(expired):
+            texts.append("Hudi's snapshot after lakegc ttl --execute still has rows of %s: %s"
+                         % (sorted(set(s1["result"]["partitions"]) & set(expired)), s1["result"]["partitions"]))
+        self.diff("ttl", tb, [t + label for t in texts], repro)
+        # The cleaners after TTL: the same plan (the replaced groups, the emptied partitions).
+        clean_conf = ["hoodie.clean.policy=KEEP_LATEST_FILE_VERSIONS", "hoodie.clean.fileversions.retained=1"]
+        cnow = self.shift_instant(now, 3600)
+        ccargs = list(itertools.chain(*[["--conf", c] for c in clean_conf]))
+        lp = ["plan", "clean", copy, "--json", "--now", cnow] + ccargs
+        hp = ["plan-clean", copy, "--now", cnow] + ccargs
+        crepro = repro + [shell_join([self.o.lakegc] + lp), shell_join(["tests/interop/hudi"] + hp)]
+        rc, lplan, err = run_lakegc(self.o.lakegc, lp, self.env)
+        h = hudi(*hp)
+        if rc != 0 or lplan is None or h["exit"] != 0:
+            self.diff("ttl", tb, ["plan clean after ttl: lakegc exit %d (%s), hudi exit %d (%s)"
+                                  % (rc, err.strip()[:200], h["exit"], h.get("error"))], crepro)
+            return
+        self.diff("ttl", tb, diff_plans(lplan.get("plan"), h["result"]), crepro)
+        # lakegc's cleaner removes the replaced files; Hudi reads the same table after.
+        ce = ["clean", copy, "--execute", "--json", "--no-concurrent-writers", "--now", cnow] + ccargs
+        rc, cres, err = run_lakegc(self.o.lakegc, ce, self.env)
+        texts = []
+        if rc != 0:
+            texts.append("lakegc clean --execute after ttl failed (exit %d): %s" % (rc, err.strip()[:300]))
+        else:
+            left = []
+            for p in expired:
+                pdir = os.path.join(copy, p)
+                for root, _, files in os.walk(pdir) if os.path.isdir(pdir) else []:
+                    left += [f for f in files if BASE_RE.search(f) or LOG_RE.search("." + f.lstrip("."))]
+            gone = set(itertools.chain(*[v for v in (lplan["plan"] or {}).get("filePathsToBeDeletedPerPartition", {}).values()]))
+            left = [f for f in left if any(f in g for g in gone)]
+            if left:
+                texts.append("files of expired partitions the clean planned but left on storage: %s" % left[:5])
+            s2 = hudi("snapshot-partitions", copy)
+            if s2["exit"] != 0 or s1["exit"] != 0 or s2["result"] != s1["result"]:
+                texts.append("Hudi's snapshot after lakegc clean --execute: %s, before the clean %s"
+                             % (s2.get("result") or s2.get("error"), s1.get("result") or s1.get("error")))
+        self.diff("ttl", tb, [t + label for t in texts], crepro + [shell_join([self.o.lakegc] + ce)])
+        log("  %s: lakegc ttl --execute replaced %s; Hudi's TTL run, snapshots and cleaners compared in %.1fs"
+            % (tb["name"], expired, time.time() - t0))
+        shutil.rmtree(copy, ignore_errors=True)
 
     def check_orphans(self, hudi, tb):
         shown = set()
@@ -1241,9 +1463,9 @@ class Suite:
             self.generate(hudi)
             log("   generated in %.0fs" % (time.time() - t0))
             phases = [("view", self.check_view), ("clean", self.check_clean), ("orphans", self.check_orphans),
-                      ("execute", self.check_execute), ("archive", self.check_archive), ("rollback", self.check_rollback)]
+                      ("execute", self.check_execute), ("archive", self.check_archive), ("ttl", self.check_ttl), ("rollback", self.check_rollback)]
             for name, fn in phases:
-                if name not in checks and not (name == "view" and ({"clean", "orphans", "readback", "execute", "rollback"} & set(checks))):
+                if name not in checks and not (name == "view" and ({"clean", "orphans", "readback", "execute", "ttl", "rollback"} & set(checks))):
                     continue
                 t0 = time.time()
                 log("== %s" % name)

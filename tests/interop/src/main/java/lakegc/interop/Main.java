@@ -111,6 +111,7 @@ public final class Main {
         return Bench.clean(new Args(cmd, rest, Set.of("--conf", "--now", "--repeat"), Set.of()));
       case "plan-ttl":
         return Plans.ttl(new Args(cmd, rest, Set.of("--conf", "--now"), Set.of()));
+      case "ttl-run", "ttl-plans", "replace-metadata", "snapshot-partitions": return Ttl.dispatch(cmd, rest);
       case "plan-archive":
         return Plans.archive(new Args(cmd, rest, Set.of("--conf"), Set.of()));
       case "baseline":
