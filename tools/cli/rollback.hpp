@@ -235,12 +235,15 @@ inline int run_rollback(std::span<const std::string> args) {
   }
   const bool has_mdt = !tp.metadata_partitions.empty() ||
                        (*table)->storage->stat(".hoodie/metadata/.hoodie/hoodie.properties").ok();
-  auto lock_settings = hudi::lock_settings(props, std::filesystem::absolute((*table)->path).lexically_normal().string());
+  // Plans carry absolute paths, as Hudi's do: a Hudi writer that finishes
+  // a pending rollback resolves them from its own working directory.
+  const std::string abs_path = std::filesystem::absolute((*table)->path).lexically_normal().string();
+  auto lock_settings = hudi::lock_settings(props, abs_path);
   if (!lock_settings.ok()) return detail::input_error(lock_settings.status());
 
   // Every change goes through a crash_storage (LAKEGC_CRASH_AFTER_MUTATIONS).
   crash_storage<posix_storage> storage(*(*table)->storage, detail::crash_budget(), [] { std::_Exit(86); });
-  auto journal = hudi::journal<crash_storage<posix_storage>>::open(storage, (*table)->path);
+  auto journal = hudi::journal<crash_storage<posix_storage>>::open(storage, abs_path);
   if (!journal.ok()) return detail::input_error(journal.status());
   std::optional<TableLock> lock;
   if (execute) {
