@@ -32,9 +32,9 @@ inline constexpr std::string_view kRollbackHelp =
 Rolls back failed writes as Hudi's rollbackFailedWrites does: pending
 rollbacks are finished first from their own plans, then each failed write the
 policy names, newest first: a rollback plan (`.rollback.requested`, the files
-its markers name), `.rollback.inflight`, the files deleted, the failed
-instant's own timeline files removed, the completed `.rollback`, then its
-markers and heartbeat. Without --execute nothing changes: the plan is printed.
+its markers name), `.rollback.inflight`, the files deleted, its markers and
+heartbeat, the failed instant's own timeline files removed, the completed
+`.rollback`. Without --execute nothing changes: the plan is printed.
 
 The policy comes from the write config your writers use:
   hoodie.clean.failed.writes.policy=EAGER (default) | LAZY | NEVER
@@ -63,7 +63,8 @@ options:
   --no-concurrent-writers no writer runs on the table now: roll back without a lock
   --props FILE, --conf KEY=VALUE
                           the write config (as for `lakegc plan clean`)
-  --now INSTANT           judge heartbeats as if the clock read INSTANT
+  --now INSTANT           judge heartbeats as if the clock read INSTANT (and take
+                          rollback instants from it)
   --json                  machine-readable output
   -h, --help              this help
 

@@ -67,14 +67,6 @@ planted plant_failed_write(const fs::path& root, fs::file_time_type beat) {
 
 fs::file_time_type long_ago() { return fs::file_time_type::clock::now() - std::chrono::hours(24 * 400); }
 
-std::set<std::string> files_under(const fs::path& root) {
-  std::set<std::string> out;
-  for (const auto& e : fs::recursive_directory_iterator(root)) {
-    if (e.is_regular_file()) out.insert(fs::relative(e.path(), root).generic_string());
-  }
-  return out;
-}
-
 // The timeline folder's names, rollback instants replaced by "R" (their
 // time is the wall clock of the run).
 std::set<std::string> timeline_shape(const fs::path& root) {
