@@ -85,7 +85,7 @@ struct DemoTable {
     LAKEGC_ASSIGN_OR_RETURN(TableMetadata md, journal.load());
     LAKEGC_ASSIGN_OR_RETURN(TableView view, load_view(storage, md));
     const InstantTime t = next();
-    std::vector<CompactionOperation> ops;
+    std::vector<PendingCompactionSlice> ops;
     for (const Partition& p : view.partitions()) {
       for (const FileGroup& g : view.groups_of(p)) {
         if (!g.replaced_by) ops.push_back({t, p.path, std::string(view.file_id(g)), view.slices_of(g)[0].base_instant});

@@ -1,9 +1,16 @@
 // File: lakegc/lakegc.hpp
 // -----------------------------------------------------------------------------
-// Every public header of lakegc in one include (tests/static/umbrella.cpp
-// compiles them together). Including only what you use builds faster.
+// The policy library in one include: the table model, the Storage concept and
+// its models, cleaning policies, planners and executors (every header of
+// core/, storage/, policy/, plan/ and exec/ but the inventory reader). It
+// needs Boost.Hana, fmt and Abseil only (Meson: dependency('lakegc-core')).
+// The Hudi adapter and the inventory reader, which also need simdjson and
+// zlib, are in lakegc/hudi.hpp (Meson: dependency('lakegc')).
+// tests/static/headers_test.py checks that nothing here reaches them.
+// Including only what you use builds faster.
 #pragma once
 
+#include "lakegc/core/duration.hpp"
 #include "lakegc/core/file_name.hpp"
 #include "lakegc/core/instant.hpp"
 #include "lakegc/core/instant_time.hpp"
@@ -13,10 +20,12 @@
 #include "lakegc/core/table_metadata.hpp"
 #include "lakegc/core/table_view.hpp"
 #include "lakegc/core/timeline.hpp"
+#include "lakegc/storage/crash_storage.hpp"
 #include "lakegc/storage/memory_storage.hpp"
 #include "lakegc/storage/path.hpp"
 #include "lakegc/storage/posix_storage.hpp"
 #include "lakegc/storage/storage.hpp"
+#include "lakegc/policy/archive_config.hpp"
 #include "lakegc/policy/cleaning.hpp"
 #include "lakegc/policy/config.hpp"
 #include "lakegc/policy/guards.hpp"
@@ -24,11 +33,16 @@
 #include "lakegc/policy/scope.hpp"
 #include "lakegc/policy/ttl_config.hpp"
 #include "lakegc/policy/write_maintenance.hpp"
+#include "lakegc/plan/advise.hpp"
+#include "lakegc/plan/archive_keep_counts.hpp"
 #include "lakegc/plan/clean_plan.hpp"
 #include "lakegc/plan/clean_scope.hpp"
-#include "lakegc/plan/inventory.hpp"
+#include "lakegc/plan/clean_trigger.hpp"
+#include "lakegc/plan/clean_verdict.hpp"
 #include "lakegc/plan/java_hash_order.hpp"
+#include "lakegc/plan/listing_check.hpp"
 #include "lakegc/plan/partition_creation.hpp"
+#include "lakegc/plan/plan_archive.hpp"
 #include "lakegc/plan/plan_clean.hpp"
 #include "lakegc/plan/plan_orphans.hpp"
 #include "lakegc/plan/plan_rollback.hpp"
@@ -37,30 +51,11 @@
 #include "lakegc/exec/clean_executor.hpp"
 #include "lakegc/exec/clean_report.hpp"
 #include "lakegc/exec/clean_service.hpp"
+#include "lakegc/exec/completed_clean.hpp"
 #include "lakegc/exec/delete_tally.hpp"
 #include "lakegc/exec/journal.hpp"
 #include "lakegc/exec/memory_journal.hpp"
 #include "lakegc/exec/orphan_executor.hpp"
 #include "lakegc/exec/prewrite.hpp"
 #include "lakegc/exec/rollback_executor.hpp"
-#include "lakegc/hudi/archived_timeline.hpp"
-#include "lakegc/hudi/avro/encode.hpp"
-#include "lakegc/hudi/avro_reader.hpp"
-#include "lakegc/hudi/avro_writer.hpp"
-#include "lakegc/hudi/hfile/avro_records.hpp"
-#include "lakegc/hudi/hfile/read_hfile.hpp"
-#include "lakegc/hudi/in_flight.hpp"
-#include "lakegc/hudi/journal.hpp"
-#include "lakegc/hudi/log/avro_data_block.hpp"
-#include "lakegc/hudi/log/command_block.hpp"
-#include "lakegc/hudi/log/delete_block.hpp"
-#include "lakegc/hudi/log/hfile_data_block.hpp"
-#include "lakegc/hudi/log/read_blocks.hpp"
-#include "lakegc/hudi/log/write_block.hpp"
-#include "lakegc/hudi/metadata.hpp"
-#include "lakegc/hudi/metadata_codec.hpp"
-#include "lakegc/hudi/metadata_table/files_partition.hpp"
-#include "lakegc/hudi/subfolder_storage.hpp"
-#include "lakegc/hudi/table_properties.hpp"
-#include "lakegc/hudi/timeline_file_name.hpp"
-#include "lakegc/hudi/writer.hpp"
+#include "lakegc/exec/table_lock.hpp"

@@ -205,7 +205,7 @@ inline std::map<GroupKey, InstantTime> replaced_groups(const TableMetadata& md) 
 /// Earliest base instant under a pending compaction or log compaction, per group.
 inline std::map<GroupKey, InstantTime> pending_compaction_bases(const TableMetadata& md) {
   std::map<GroupKey, InstantTime> out;
-  for (const CompactionOperation& op : md.pending_compactions) {
+  for (const PendingCompactionSlice& op : md.pending_compactions) {
     const Instant* i = md.timeline.find(op.compaction_instant);
     if (i == nullptr || i->state == State::completed) continue;
     GroupKey key{op.partition, op.file_id};

@@ -9,6 +9,11 @@ fails here, naming itself. Two compilers run at a time (the machines have two
 cores); the unity build of the test suites would hide such a header, which is
 why this is a test of its own.
 
+Then the policy library's umbrella (lakegc/lakegc.hpp, Meson's lakegc-core)
+must not reach the Hudi adapter or its dependencies: the headers it pulls in
+(the compiler's -M list) name no lakegc/hudi/ header, no simdjson and no
+zlib. Its canary: the same check on lakegc/hudi.hpp must find them.
+
     headers_test.py --include DIR -- CXX [FLAGS...]
 """
 import argparse
@@ -47,14 +52,30 @@ def main():
     if rc == 0:
         sys.exit("headers_test: a source missing <charconv> compiled: the check cannot fail")
 
+    def adapter_headers(umbrella):
+        p = subprocess.run(cxx + ["-I", str(root), "-x", "c++", "-M", "-"],
+                           input='#include "%s"\n' % umbrella, capture_output=True, text=True)
+        if p.returncode != 0:
+            sys.exit("headers_test: -M of %s failed: %s" % (umbrella, p.stderr.strip()[:300]))
+        deps = p.stdout.replace("\\\n", " ").split()
+        return sorted({d for d in deps if "/lakegc/hudi/" in d or "simdjson" in d or d.endswith("/zlib.h")})
+
     failed = []
+    if not adapter_headers("lakegc/hudi.hpp"):
+        sys.exit("headers_test: lakegc/hudi.hpp reaches no adapter header: the core check cannot fail")
+    reached = adapter_headers("lakegc/lakegc.hpp")
+    if reached:
+        failed.append("lakegc/lakegc.hpp")
+        print("FAIL lakegc/lakegc.hpp (lakegc-core) reaches the adapter: %s" % ", ".join(reached[:5]))
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         for header, rc, err in pool.map(check, headers):
             if rc != 0:
                 failed.append(header)
                 first = next((l for l in err.splitlines() if "error" in l), err.strip()[:300])
                 print("FAIL %s: %s" % (header, first))
-    print("%d header(s) compiled on their own, %d failed" % (len(headers) - len(failed), len(failed)))
+    print("%d header(s) compiled on their own, %d failed; the core umbrella %s" %
+          (len(headers) - len(failed), len(failed),
+           "reaches the adapter" if reached else "reaches no adapter header"))
     sys.exit(1 if failed else 0)
 
 

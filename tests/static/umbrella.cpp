@@ -1,5 +1,5 @@
-// The umbrella header compiles on its own, and with it every public header.
-#include "lakegc/lakegc.hpp"
+// The umbrella headers compile on their own, and with them every public header.
+#include "lakegc/hudi.hpp"
 
 static_assert(lakegc::Storage<lakegc::memory_storage>);
 static_assert(lakegc::Journal<lakegc::hudi::journal<lakegc::posix_storage>>);

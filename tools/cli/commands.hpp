@@ -314,7 +314,7 @@ inline int run_clean(std::span<const std::string> args) {
         !st.ok()) {
       return refuse(fmt::format("{}; nothing was deleted (run Hudi's cleaner)", message_of(st)));
     }
-    options.before_complete = [&](const InstantTime& t, const CleanMetadata& m) -> Status {
+    options.before_complete = [&](const InstantTime& t, const CompletedClean& m) -> Status {
       auto done = hudi::metadata_table::write_clean_deltacommit(storage, props_of_table, (*table)->path, t, m,
                                                                 detail::wall_clock_ms);
       if (!done.ok()) return done.status();

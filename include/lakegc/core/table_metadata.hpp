@@ -43,8 +43,9 @@ struct SavepointInfo {
   std::vector<WrittenFile> files;  // latest slices' files as of the savepoint
 };
 
-/// One operation of a pending compaction or log compaction plan.
-struct CompactionOperation {
+/// A file slice that a pending compaction or log compaction will compact: one
+/// operation of its plan (Hudi's record of it is hudi::CompactionOperation).
+struct PendingCompactionSlice {
   InstantTime compaction_instant;
   std::string partition;
   std::string file_id;
@@ -77,7 +78,7 @@ struct TableMetadata {
   /// read), keyed by requested time.
   std::map<InstantTime, CommitInfo> commits;
   std::vector<SavepointInfo> savepoints;
-  std::vector<CompactionOperation> pending_compactions;
+  std::vector<PendingCompactionSlice> pending_compactions;
   std::optional<CleanRecord> last_completed_clean;
   /// Files each pending write says it created (Hudi's markers under
   /// `.hoodie/.temp/<instant>/`), so rollback needs no listing.

@@ -45,7 +45,7 @@ struct ExecuteOptions {
   /// elsewhere first (Hudi's metadata table: CleanActionExecutor.runClean
   /// writes it before completing the clean; hudi/metadata_table/clean_update.hpp).
   /// An error leaves the clean inflight, so the next run finishes it.
-  std::function<Status(const InstantTime&, const CleanMetadata&)> before_complete;
+  std::function<Status(const InstantTime&, const CompletedClean&)> before_complete;
 };
 
 /// What one executed clean did.
@@ -55,7 +55,7 @@ struct CleanOutcome {
   std::uint64_t files_already_gone = 0;  // counted as success
   std::uint64_t bytes_deleted = 0;       // planned sizes of the files removed by this run
   std::uint64_t partitions_deleted = 0;
-  CleanMetadata metadata;
+  CompletedClean metadata;
 };
 
 template <Storage S, Journal J>
@@ -82,7 +82,7 @@ template <Storage S, Journal J>
   }
   LAKEGC_RETURN_IF_ERROR(annotate(journal.start_clean(instant), fmt::format("clean {}", instant)));
 
-  CleanMetadata& md = out.metadata;
+  CompletedClean& md = out.metadata;
   md.start_clean_time = instant;
   md.earliest_commit_to_retain = plan.earliest_instant_to_retain;
   md.last_completed_commit_timestamp = plan.last_completed_commit_timestamp;

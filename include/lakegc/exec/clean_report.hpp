@@ -47,7 +47,7 @@ inline std::string human_bytes(std::uint64_t n) {
 inline std::string to_text(const CleanRunReport& r) {
   std::string out;
   detail::for_each_clean(r, [&](const CleanOutcome& o, bool resumed) {
-    const CleanMetadata& m = o.metadata;
+    const CompletedClean& m = o.metadata;
     out += fmt::format("clean {}{}: {} file(s), {} deleted ({} already gone), {} partition(s) removed; "
                        "earliest commit to retain {}\n",
                        o.instant, resumed ? " (resumed)" : "", o.files_deleted + o.files_already_gone,
@@ -72,7 +72,7 @@ inline void write_json_fields(json_writer& j, const CleanRunReport& r) {
   j.key("skipped_reason").value(optional_text(r.skipped_reason));
   j.key("cleans").begin_array();
   detail::for_each_clean(r, [&](const CleanOutcome& o, bool resumed) {
-    const CleanMetadata& m = o.metadata;
+    const CompletedClean& m = o.metadata;
     j.begin_object();
     j.key("instant").value(o.instant.str());
     j.key("resumed").value(resumed);
@@ -89,7 +89,6 @@ inline void write_json_fields(json_writer& j, const CleanRunReport& r) {
       j.begin_object();
       j.key("path").value(path);
       j.key("deleted").value(static_cast<std::uint64_t>(result.success.size()));
-      j.key("failed").value(static_cast<std::uint64_t>(result.failed.size()));
       j.key("partition_deleted").value(result.partition_deleted);
       j.end_object();
     }

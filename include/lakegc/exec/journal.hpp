@@ -3,7 +3,7 @@
 // Journal concept: how a table format records its timeline.
 //
 // A type J models Journal when, for `J j`, `InstantTime t`, `CleanPlan p` and
-// `CleanMetadata m`:
+// `CompletedClean m`:
 //
 //   1. `j.load()` returns StatusOr<TableMetadata>: the timeline and the
 //      metadata the planners need. A piece of metadata that cannot be read
@@ -29,12 +29,13 @@
 #include <concepts>
 
 #include "lakegc/core/table_metadata.hpp"
+#include "lakegc/exec/completed_clean.hpp"
 #include "lakegc/plan/clean_plan.hpp"
 
 namespace lakegc {
 
 template <typename J>
-concept Journal = requires(J& j, const InstantTime& t, const CleanPlan& p, const CleanMetadata& m) {
+concept Journal = requires(J& j, const InstantTime& t, const CleanPlan& p, const CompletedClean& m) {
   { j.load() } -> std::same_as<StatusOr<TableMetadata>>;
   { j.request_clean(t, p) } -> std::same_as<Status>;
   { j.read_clean_plan(t) } -> std::same_as<StatusOr<CleanPlan>>;
@@ -43,7 +44,7 @@ concept Journal = requires(J& j, const InstantTime& t, const CleanPlan& p, const
 };
 
 /// The CleanRecord that incremental cleaning reads from a clean's metadata.
-inline CleanRecord clean_record_of(const CleanMetadata& m) {
+inline CleanRecord clean_record_of(const CompletedClean& m) {
   CleanRecord r;
   r.instant = m.start_clean_time;
   r.earliest_commit_to_retain = m.earliest_commit_to_retain;

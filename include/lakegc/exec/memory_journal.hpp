@@ -79,7 +79,7 @@ class memory_journal {
     return absl::OkStatus();
   }
   /// Schedules a compaction (or log compaction) with its operations.
-  [[nodiscard]] Status schedule_compaction(const InstantTime& t, std::vector<CompactionOperation> ops, bool log_compaction = false) {
+  [[nodiscard]] Status schedule_compaction(const InstantTime& t, std::vector<PendingCompactionSlice> ops, bool log_compaction = false) {
     LAKEGC_RETURN_IF_ERROR(begin(t, log_compaction ? Action::logcompaction : Action::compaction));
     for (auto& op : ops) op.compaction_instant = t;
     compactions_[t] = std::move(ops);
@@ -189,7 +189,7 @@ class memory_journal {
     i->state = State::inflight;
     return absl::OkStatus();
   }
-  [[nodiscard]] Status complete_clean(const InstantTime& t, const CleanMetadata& m) {
+  [[nodiscard]] Status complete_clean(const InstantTime& t, const CompletedClean& m) {
     LAKEGC_RETURN_IF_ERROR(step("complete_clean"));
     LAKEGC_ASSIGN_OR_RETURN(Instant * i, find_pending(t));
     i->state = State::completed;
@@ -200,7 +200,7 @@ class memory_journal {
 
   // --- inspection and faults ---------------------------------------------------
 
-  const std::map<InstantTime, CleanMetadata>& clean_metadata() const noexcept { return clean_metadata_; }
+  const std::map<InstantTime, CompletedClean>& clean_metadata() const noexcept { return clean_metadata_; }
   /// After `n` more clean transitions every transition fails (Aborted) until
   /// recover(): a crash between any two executor steps.
   void crash_after_transitions(std::size_t n) { crash_budget_ = n; }
@@ -232,11 +232,11 @@ class memory_journal {
   std::map<InstantTime, Instant> instants_;
   std::map<InstantTime, CommitInfo> commits_;
   std::map<InstantTime, std::vector<WrittenFile>> savepoints_;
-  std::map<InstantTime, std::vector<CompactionOperation>> compactions_;
+  std::map<InstantTime, std::vector<PendingCompactionSlice>> compactions_;
   std::map<InstantTime, std::vector<WrittenFile>> markers_;
   std::map<InstantTime, std::int64_t> heartbeats_;
   std::map<InstantTime, CleanPlan> clean_plans_;
-  std::map<InstantTime, CleanMetadata> clean_metadata_;
+  std::map<InstantTime, CompletedClean> clean_metadata_;
   std::map<InstantTime, InstantTime> archived_completions_;
   bool archive_readable_ = true;
   std::function<InstantTime()> next_instant_;

@@ -417,7 +417,7 @@ class journal {
     return annotate(st, display(rel));
   }
 
-  [[nodiscard]] Status complete_clean(const InstantTime& t, const lakegc::CleanMetadata& m) {
+  [[nodiscard]] Status complete_clean(const InstantTime& t, const lakegc::CompletedClean& m) {
     const std::string inflight = instant_path(t, "clean.inflight");
     if (auto info = storage_->stat(inflight); !info.ok()) {
       if (absl::IsNotFound(info.status())) {
@@ -439,9 +439,7 @@ class journal {
       pm.policy = m.policy;
       // deletePathPatterns lists what the plan asked to delete here.
       pm.delete_path_patterns = r.success;
-      pm.delete_path_patterns.insert(pm.delete_path_patterns.end(), r.failed.begin(), r.failed.end());
       pm.success_delete_files = r.success;
-      pm.failed_delete_files = r.failed;
       pm.is_partition_deleted = r.partition_deleted;
       hm.partition_metadata[partition] = std::move(pm);
     }

@@ -130,27 +130,4 @@ struct CleanPlan {
   friend bool operator==(const CleanPlan&, const CleanPlan&) = default;
 };
 
-
-struct CleanPartitionResult {
-  std::vector<std::string> success;  // names deleted (or already gone)
-  std::vector<std::string> failed;
-  bool partition_deleted = false;
-  friend bool operator==(const CleanPartitionResult&, const CleanPartitionResult&) = default;
-};
-
-/// Hudi's HoodieCleanMetadata, as lakegc records a completed clean.
-struct CleanMetadata {
-  InstantTime start_clean_time;  // the clean instant's requested time
-  std::int64_t time_taken_ms = -1;
-  std::uint64_t total_files_deleted = 0;
-  std::uint64_t bytes_deleted = 0;
-  /// "" (none) under file-version policies, as Hudi writes it.
-  std::optional<InstantTime> earliest_commit_to_retain;
-  std::optional<InstantTime> last_completed_commit_timestamp;
-  std::string policy;
-  std::map<std::string, CleanPartitionResult> partitions;
-  std::map<std::string, std::string> extra_metadata;
-  friend bool operator==(const CleanMetadata&, const CleanMetadata&) = default;
-};
-
 }  // namespace lakegc

@@ -98,7 +98,7 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
     }
   }
   std::map<std::pair<std::string, std::string>, std::vector<InstantTime>> pending_keys;
-  for (const CompactionOperation& op : md.pending_compactions) {
+  for (const PendingCompactionSlice& op : md.pending_compactions) {
     const Instant* i = md.timeline.find(op.compaction_instant);
     if (i != nullptr && i->is_pending()) pending_keys[{op.partition, op.file_id}].push_back(op.compaction_instant);
   }

@@ -302,7 +302,7 @@ inline std::optional<std::string> hive_style_match(const TableView& v, std::stri
 
   const std::set<std::string_view> doomed(plan.expired.begin(), plan.expired.end());
   std::set<InstantTime> blocking;
-  for (const CompactionOperation& op : md.pending_compactions) {
+  for (const PendingCompactionSlice& op : md.pending_compactions) {
     const Instant* i = md.timeline.find(op.compaction_instant);
     if (i != nullptr && i->is_pending() && doomed.contains(op.partition)) blocking.insert(op.compaction_instant);
   }

@@ -76,7 +76,7 @@ inline std::optional<std::string> safety_violation(const TableView& v, const Tab
       if (savepointed.contains(other)) return fmt::format("plan deletes {}, savepointed by {}", where, other);
     }
     if (ref.slice == 0 && !ref.group->replaced_by) return fmt::format("plan deletes the latest slice {}", where);
-    for (const CompactionOperation& op : md.pending_compactions) {
+    for (const PendingCompactionSlice& op : md.pending_compactions) {
       const Instant* i = md.timeline.find(op.compaction_instant);
       if (i == nullptr || i->is_completed()) continue;
       if (op.partition == file.first && op.file_id == v.file_id(*ref.group) && !(s.base_instant < op.base_instant)) {

@@ -573,7 +573,7 @@ inline std::string describe(const TableMetadata& md, const TableView& v) {
                                                                : "-")
        << "\n";
   }
-  for (const CompactionOperation& op : md.pending_compactions) {
+  for (const PendingCompactionSlice& op : md.pending_compactions) {
     os << "  compaction " << op.compaction_instant.str() << " of " << op.partition << "/" << op.file_id << " at "
        << op.base_instant.str() << "\n";
   }

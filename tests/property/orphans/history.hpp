@@ -118,7 +118,7 @@ class History {
         if (!i.markers.empty()) md.markers[t] = i.markers;
         if (i.heartbeat_alive) md.heartbeats[t] = now_;
       }
-      for (const CompactionOperation& c : i.compaction) md.pending_compactions.push_back(c);
+      for (const PendingCompactionSlice& c : i.compaction) md.pending_compactions.push_back(c);
     }
     for (const auto& [t, sp] : savepoints_) {
       all.push_back(Instant{t, sp.completed, Action::savepoint, State::completed});
@@ -140,7 +140,7 @@ class History {
     in.table_version_8 = p_.layout2;
     for (const auto& [t, i] : instants_) {
       in.active.push_back({t, i.completed, i.action, i.state == State::completed});
-      for (const CompactionOperation& c : i.compaction) in.pending_compaction[{c.partition, c.file_id}] = t;
+      for (const PendingCompactionSlice& c : i.compaction) in.pending_compaction[{c.partition, c.file_id}] = t;
     }
     for (const auto& [t, sp] : savepoints_) in.active.push_back({t, sp.completed, Action::savepoint, true});
     in.archived_completion = archived_;
@@ -181,7 +181,7 @@ class History {
     CommitInfo info;                             // files written (named when completed), replaced groups
     std::vector<WrittenFile> markers;            // pending writes
     bool heartbeat_alive = false;
-    std::vector<CompactionOperation> compaction;  // pending compaction plan
+    std::vector<PendingCompactionSlice> compaction;  // pending compaction plan
     std::vector<std::size_t> groups;             // clustering: groups it replaces
   };
   struct GroupRec {
@@ -353,7 +353,7 @@ class History {
     if (pending.empty()) return;
     const InstantTime c = pending[a % pending.size()];
     Inst& in = instants_[c];
-    for (const CompactionOperation& op : in.compaction) {
+    for (const PendingCompactionSlice& op : in.compaction) {
       for (GroupRec& g : groups_) {
         if (g.partition != op.partition || g.file_id != op.file_id) continue;
         const std::string name = base(g, c);

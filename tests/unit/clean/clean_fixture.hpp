@@ -98,7 +98,7 @@ class TestTable {
   /// Schedules a compaction of the current slices of `slots` (base instants given).
   InstantTime schedule_compaction(const std::vector<Slot>& slots, const std::vector<InstantTime>& bases) {
     const InstantTime t = tick();
-    std::vector<CompactionOperation> ops;
+    std::vector<PendingCompactionSlice> ops;
     for (std::size_t i = 0; i < slots.size(); ++i) ops.push_back({t, slots[i].partition, slots[i].file_id, bases[i]});
     REQUIRE(journal.schedule_compaction(t, ops).ok());
     return t;

@@ -144,7 +144,7 @@ TEST_CASE("issue 18: a listing lacking a compaction's base file skips the partit
   TableMetadata before = t.md();
   const InstantTime pending = before.timeline.cleans().back()->requested;
   REQUIRE(t.journal.start_clean(pending).ok());
-  CleanMetadata m;
+  CompletedClean m;
   m.start_clean_time = pending;
   m.earliest_commit_to_retain = plan.earliest_instant_to_retain;
   m.policy = plan.policy;

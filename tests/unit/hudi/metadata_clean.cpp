@@ -96,8 +96,8 @@ Timeline data_timeline(State clean_state) {
 }
 
 /// A clean that deleted p1/a.parquet, and p2 with its only file.
-lakegc::CleanMetadata the_clean() {
-  lakegc::CleanMetadata m;
+lakegc::CompletedClean the_clean() {
+  lakegc::CompletedClean m;
   m.start_clean_time = kClean;
   m.partitions["p1"].success = {"a.parquet"};
   m.partitions["p2"].success = {"c.parquet"};

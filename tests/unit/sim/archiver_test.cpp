@@ -52,7 +52,7 @@ struct Hand {
     const InstantTime t = next();
     REQUIRE(w.table.journal.request_clean(t, CleanPlan{}).ok());
     REQUIRE(w.table.journal.start_clean(t).ok());
-    CleanMetadata m;
+    CompletedClean m;
     m.start_clean_time = t;
     m.earliest_commit_to_retain = ectr;
     std::string sp;

@@ -204,7 +204,7 @@ TEST_CASE("transitions out of order are refused, naming the file") {
   CHECK(absl::IsNotFound(no_plan));
   CHECK(msg(no_plan).find("/lake/t/.hoodie/20260102000000000.clean.requested") != std::string::npos);
   TOOL_REQUIRE_OK_STATUS(j->request_clean(kClean, CleanPlan{}));
-  const Status early = j->complete_clean(kClean, lakegc::CleanMetadata{});
+  const Status early = j->complete_clean(kClean, lakegc::CompletedClean{});
   CHECK(absl::IsFailedPrecondition(early));
   CHECK(msg(early).find("clean.inflight") != std::string::npos);
 }

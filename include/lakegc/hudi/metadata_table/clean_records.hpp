@@ -44,6 +44,7 @@
 #include "lakegc/hudi/log/write_block.hpp"
 #include "lakegc/hudi/metadata_table/files_record.hpp"
 #include "lakegc/hudi/metadata_table/schemas.hpp"
+#include "lakegc/exec/completed_clean.hpp"
 #include "lakegc/plan/clean_plan.hpp"
 
 namespace lakegc::hudi::metadata_table {
@@ -100,7 +101,7 @@ inline avro::datum metadata_record(std::string key, std::int32_t type,
 }  // namespace detail
 
 /// The records Hudi writes to the `files` partition for clean `m`.
-inline clean_records records_for_clean(const lakegc::CleanMetadata& m) {
+inline clean_records records_for_clean(const lakegc::CompletedClean& m) {
   clean_records out;
   std::vector<std::pair<std::string, file_entry>> deleted_partitions;
   for (const auto& [partition, r] : m.partitions) {
@@ -108,16 +109,13 @@ inline clean_records records_for_clean(const lakegc::CleanMetadata& m) {
       out.deleted_keys.push_back(files_key_of(partition));
       deleted_partitions.emplace_back(files_key_of(partition), file_entry{0, true});
     } else {
-      // deletePathPatterns: what the plan asked to delete here (journal.hpp
-      // writes success + failed).
+      // deletePathPatterns: what the plan asked to delete here (journal.hpp).
       std::vector<std::pair<std::string, file_entry>> entries;
-      for (const auto* list : {&r.success, &r.failed}) {
-        for (const std::string& name : *list) entries.emplace_back(name, file_entry{0, true});
-      }
+      for (const std::string& name : r.success) entries.emplace_back(name, file_entry{0, true});
       out.upserts.emplace_back(files_key_of(partition),
                                detail::metadata_record(files_key_of(partition), file_list_type, entries));
     }
-    out.files_deleted += r.success.size() + r.failed.size();
+    out.files_deleted += r.success.size();
   }
   if (!deleted_partitions.empty()) {
     out.upserts.emplace_back(std::string(all_partitions_key), detail::metadata_record(std::string(all_partitions_key),

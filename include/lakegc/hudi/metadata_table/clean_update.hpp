@@ -228,7 +228,7 @@ struct clean_update {
 /// completion time. Call it after check_clean_update said yes.
 template <Storage S>
 [[nodiscard]] StatusOr<clean_update> write_clean_deltacommit(S& storage, const TableProperties& props, std::string_view base_path, const InstantTime& t,
-                                               const lakegc::CleanMetadata& m,
+                                               const lakegc::CompletedClean& m,
                                                const std::function<std::int64_t()>& now_ms) {
   subfolder_storage<S> mdt(storage, std::string(folder));
   const std::string mdt_path = fmt::format("{}/{}", base_path, folder);

@@ -82,7 +82,7 @@ class Compactor {
     Work w;
     w.instant = t_.next_instant();
     const std::size_t n = 1 + t_.rng.index(std::min<std::size_t>(candidates.size(), 4));
-    std::vector<CompactionOperation> ops;
+    std::vector<PendingCompactionSlice> ops;
     for (std::size_t k = 0; k < n; ++k) {
       const std::size_t i = t_.rng.index(candidates.size());
       const Pick c = candidates[i];
