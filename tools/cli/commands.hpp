@@ -280,7 +280,7 @@ inline int run_clean(std::span<const std::string> args) {
   if (auto stop = detail::read_now("clean", *a, now_flag)) return *stop;
   auto table = open_table(a->positional[0]);
   if (!table.ok()) return detail::input_error(table.status());
-  auto lock_settings = hudi::lock_settings(props, std::filesystem::absolute((*table)->path).lexically_normal().string());
+  auto lock_settings = hudi::lock_settings(props, detail::absolute_path_of(**table));
   if (!lock_settings.ok()) return detail::input_error(lock_settings.status());
   auto refuse = [&](const std::string& why) {
     fmt::print(stderr, "lakegc clean: refusing to clean {}: {}\n", a->positional[0], why);
@@ -291,7 +291,8 @@ inline int run_clean(std::span<const std::string> args) {
   // Every change goes through a crash_storage: the crash tests set
   // LAKEGC_CRASH_AFTER_MUTATIONS=N to end the process after the N-th change.
   crash_storage<posix_storage> storage(*(*table)->storage, detail::crash_budget(), [] { std::_Exit(86); });
-  auto journal = hudi::journal<crash_storage<posix_storage>>::open(storage, (*table)->path);
+  // Plans carry the absolute path, as Hudi's do.
+  auto journal = hudi::journal<crash_storage<posix_storage>>::open(storage, detail::absolute_path_of(**table));
   if (!journal.ok()) return detail::input_error(journal.status());
 
   std::optional<TableLock> lock;

@@ -191,7 +191,7 @@ inline int run_orphans(std::span<const std::string> args) {
     std::stringstream text;
     text << in.rdbuf();
     const std::string location =
-        a->last("--location") ? *a->last("--location") : std::filesystem::absolute((*table)->path).lexically_normal().string();
+        a->last("--location") ? *a->last("--location") : detail::absolute_path_of(**table);
     auto sweep = OrphanSweep::make((*table)->metadata, options, now);
     if (!sweep.ok()) return bad_input(sweep.status());
     InventoryMatcher matcher(location, inv_options);

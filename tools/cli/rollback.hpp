@@ -238,7 +238,7 @@ inline int run_rollback(std::span<const std::string> args) {
                        (*table)->storage->stat(".hoodie/metadata/.hoodie/hoodie.properties").ok();
   // Plans carry absolute paths, as Hudi's do: a Hudi writer that finishes
   // a pending rollback resolves them from its own working directory.
-  const std::string abs_path = std::filesystem::absolute((*table)->path).lexically_normal().string();
+  const std::string abs_path = detail::absolute_path_of(**table);
   auto lock_settings = hudi::lock_settings(props, abs_path);
   if (!lock_settings.ok()) return detail::input_error(lock_settings.status());
 

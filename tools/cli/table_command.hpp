@@ -152,6 +152,13 @@ template <typename S, typename Refuse>
                                   "running"));
 }
 
+// The table's path as Hudi writes it into plans and lock paths: absolute and
+// normal, whatever the user typed (a Hudi writer finishing a pending clean
+// from another working directory must find the same files).
+inline std::string absolute_path_of(const Table& table) {
+  return std::filesystem::absolute(table.path).lexically_normal().string();
+}
+
 // How the lock is described in a command's report.
 inline std::string lock_text(const std::optional<TableLock>& lock) {
   return lock ? lock->description : std::string("none (--no-concurrent-writers)");

@@ -147,7 +147,7 @@ inline int run_ttl(std::span<const std::string> args) {
         "records yet, so nothing was written (run Hudi's TTL: HoodieTTLJob or hoodie.partition.ttl.inline)",
         fmt::join(tprops.metadata_partitions, ", ")));
   }
-  auto lock_settings = hudi::lock_settings(props, std::filesystem::absolute((*table)->path).lexically_normal().string());
+  auto lock_settings = hudi::lock_settings(props, detail::absolute_path_of(**table));
   if (!lock_settings.ok()) return detail::input_error(lock_settings.status());
 
   // Every change goes through a crash_storage (LAKEGC_CRASH_AFTER_MUTATIONS, as for clean).

@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 
+#include "lakegc/hudi/metadata_codec.hpp"
 #include "lakegc/hudi/metadata_table/files_partition.hpp"
 #include "lakegc/storage/posix_storage.hpp"
 #include "tool_corpus.hpp"
@@ -111,6 +112,31 @@ TEST_CASE("lakegc clean --execute under Hudi's file-system lock deletes exactly 
   CHECK(str(a.root["skipped_reason"]).find("0 new commit(s)") != std::string::npos);
   // lakegc reads back what it wrote.
   CHECK(run_tool({"inspect", root.string()}).code == 0);
+}
+
+TEST_CASE("TABLE given relative to the working directory: the clean plan still names absolute paths") {
+  // A Hudi writer that finishes a pending clean resolves the plan's paths
+  // itself, from wherever it runs: a relative one would name other files.
+  temp_dir tmp;
+  const fs::path root = fresh_copy(kTable, tmp.path() / "rel");
+  const fs::path relative = fs::relative(root, fs::current_path());
+  REQUIRE(relative.is_relative());
+  const tool_result r = run_tool(clean_args(relative, {"--no-concurrent-writers"}));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const std::string name = "20260308000000000.clean.requested";
+  const fs::path requested = root / ".hoodie" / "timeline" / name;
+  REQUIRE(fs::exists(requested));
+  auto plan = hudi::decode_cleaner_plan(slurp(requested), name);
+  REQUIRE_MESSAGE(plan.ok(), message_of(plan.status()));
+  std::size_t paths = 0;
+  for (const auto& [partition, files] : plan->file_paths_to_delete_per_partition) {
+    for (const std::string& f : files) {
+      CHECK_MESSAGE(fs::path(f).is_absolute(), f);
+      CHECK_MESSAGE(f.starts_with(root.lexically_normal().string() + "/"), f);
+      ++paths;
+    }
+  }
+  CHECK(paths > 0);
 }
 
 TEST_CASE("an expired file-system lock is deleted and taken, as Hudi does") {
