@@ -133,8 +133,9 @@ void round_trip_check(const Generator& gen, const std::string& dir) {
   }
   check(md->savepoints.size() == 1 && md->savepoints[0].files == mem.md.savepoints[0].files, "same savepoint");
   check(md->pending_compactions.size() == mem.md.pending_compactions.size(), "same pending compaction");
-  check(md->last_completed_clean && md->last_completed_clean->earliest_commit_to_retain ==
-                                        mem.md.last_completed_clean->earliest_commit_to_retain &&
+  check(md->last_completed_clean &&
+            md->last_completed_clean->earliest_commit_to_retain ==
+                mem.md.last_completed_clean->earliest_commit_to_retain &&
             md->last_completed_clean->savepointed_timestamps == mem.md.last_completed_clean->savepointed_timestamps,
         "same previous clean");
   check(view->slice_count() == mem.view->slice_count(), "same slices");
@@ -163,9 +164,10 @@ int main(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     const TreeStats s = write_tree(gen, dir);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    fmt::print("{{\"dir\": \"{}\", \"partitions\": {}, \"data_files\": {}, \"timeline_files\": {}, "
-               "\"timeline_bytes\": {}, \"nominal_slices\": {}, \"write_seconds\": {:.1f}}}\n",
-               dir, s.partitions, s.data_files, s.timeline_files, s.timeline_bytes, gen.spec().nominal_slices(), secs);
+    fmt::print(
+        "{{\"dir\": \"{}\", \"partitions\": {}, \"data_files\": {}, \"timeline_files\": {}, "
+        "\"timeline_bytes\": {}, \"nominal_slices\": {}, \"write_seconds\": {:.1f}}}\n",
+        dir, s.partitions, s.data_files, s.timeline_files, s.timeline_bytes, gen.spec().nominal_slices(), secs);
     return 0;
   }
   std::string scratch;
@@ -182,7 +184,8 @@ int main(int argc, char** argv) {
     round_trip_check(gen, g_tree);
   }
   if (g_tree.empty()) {
-    fmt::print(stderr, "usage: bench_list --tree=DIR | --write-tree=DIR [--partitions=P --groups=G --slices=S] | --smoke\n");
+    fmt::print(stderr,
+               "usage: bench_list --tree=DIR | --write-tree=DIR [--partitions=P --groups=G --slices=S] | --smoke\n");
     return 2;
   }
   auto tune = [&](benchmark::internal::Benchmark* b) {

@@ -118,11 +118,11 @@ void BM_listing_floor(benchmark::State& st, std::uint64_t n) {
 
 struct TimelineInput {
   std::uint32_t commits = 0;
-  memory_storage mem;                             // the timeline only
+  memory_storage mem;                                      // the timeline only
   std::vector<std::pair<std::string, std::string>> files;  // .hoodie/<name>, bytes
   std::uint64_t bytes = 0;
   std::size_t nonempty = 0;
-  std::string dir;                                // on disk, or ""
+  std::string dir;  // on disk, or ""
   ~TimelineInput() {
     if (!dir.empty()) {
       std::error_code ec;
@@ -146,7 +146,8 @@ TimelineInput& timeline_input(std::uint32_t commits) {
   check(w.ok(), "table_writer::create");
   Rng rng(7);
   for (std::uint32_t i = 0; i < commits; ++i) {
-    const InstantTime t = InstantTime::from_epoch_ms(1'704'067'200'000 + std::int64_t{i} * 60'000, TimelineTimezone::utc);
+    const InstantTime t =
+        InstantTime::from_epoch_ms(1'704'067'200'000 + std::int64_t{i} * 60'000, TimelineTimezone::utc);
     check(w->start(t).ok(), "table_writer::start");
     const std::uint32_t p0 = rng.below(50);
     for (std::uint32_t k = 0; k < 8; ++k) {
@@ -296,8 +297,7 @@ int main(int argc, char** argv) {
   g_args = take_args(argc, argv, {"commits", "min-time"});
   std::vector<std::uint64_t> sizes = g_args.sizes;
   if (sizes.empty()) sizes = {g_args.smoke ? std::uint64_t{10'000} : std::uint64_t{1'000'000}};
-  const auto commits =
-      static_cast<std::uint32_t>(std::stoul(g_args.get("commits", g_args.smoke ? "200" : "10000")));
+  const auto commits = static_cast<std::uint32_t>(std::stoul(g_args.get("commits", g_args.smoke ? "200" : "10000")));
   if (g_args.smoke) smoke_checks(sizes.front(), commits);
   auto tune = [&](benchmark::internal::Benchmark* b) {
     b->Unit(benchmark::kMillisecond)->UseRealTime();

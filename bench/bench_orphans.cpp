@@ -46,7 +46,8 @@ struct Shape {
 
 Timeline timeline() {
   std::vector<Instant> v;
-  for (std::uint32_t c = 0; c < kCommits; ++c) v.push_back(Instant{at_minute(2 * c), std::nullopt, Action::commit, State::completed});
+  for (std::uint32_t c = 0; c < kCommits; ++c)
+    v.push_back(Instant{at_minute(2 * c), std::nullopt, Action::commit, State::completed});
   return *Timeline::make(std::move(v));
 }
 
@@ -77,8 +78,8 @@ Expected write_inputs(const Shape& s, const std::string& dir) {
       t = at_minute(-10'000 - static_cast<std::int64_t>(i % 1000));  // archived
       ++e.kept;
     }
-    const std::string line = fmt::format("dt={:04}-{:02}-{:02}/hr={:02}/{}_{}-{}-{}_{}.parquet\n", day.year(), day.month(),
-                                         day.day(), p % 24, fid, i % 1000, 1, i % 100'000, t);
+    const std::string line = fmt::format("dt={:04}-{:02}-{:02}/hr={:02}/{}_{}-{}-{}_{}.parquet\n", day.year(),
+                                         day.month(), day.day(), p % 24, fid, i % 1000, 1, i % 100'000, t);
     std::fputs(line.c_str(), listing);
     if (s.is_referenced(i)) std::fputs(line.c_str(), referenced);
   }

@@ -308,8 +308,9 @@ void smoke_checks(std::uint64_t n) {
 int main(int argc, char** argv) {
   g_args = take_args(argc, argv, {"min-time"});
   std::vector<std::uint64_t> sizes = g_args.sizes;
-  if (sizes.empty()) sizes = g_args.smoke ? std::vector<std::uint64_t>{10'000}
-                                          : std::vector<std::uint64_t>{10'000, 100'000, 1'000'000, 10'000'000};
+  if (sizes.empty())
+    sizes = g_args.smoke ? std::vector<std::uint64_t>{10'000}
+                         : std::vector<std::uint64_t>{10'000, 100'000, 1'000'000, 10'000'000};
   if (g_args.smoke) {
     for (auto n : sizes) smoke_checks(n);
   }
@@ -334,10 +335,8 @@ int main(int argc, char** argv) {
     tune(benchmark::RegisterBenchmark(fmt::format("floor/{}", n).c_str(), BM_floor, n), false);
     tune(benchmark::RegisterBenchmark(fmt::format("threads/{}/threads:1", n).c_str(), BM_threads, n, 1u), false);
     tune(benchmark::RegisterBenchmark(fmt::format("threads/{}/threads:2", n).c_str(), BM_threads, n, 2u), false);
-    tune(benchmark::RegisterBenchmark(fmt::format("diag/savepoint_bit/{}", n).c_str(), BM_savepoint_bit, n),
-         false);
-    tune(benchmark::RegisterBenchmark(fmt::format("reference_planner/{}", n).c_str(), BM_reference, n),
-         n >= 1'000'000);
+    tune(benchmark::RegisterBenchmark(fmt::format("diag/savepoint_bit/{}", n).c_str(), BM_savepoint_bit, n), false);
+    tune(benchmark::RegisterBenchmark(fmt::format("reference_planner/{}", n).c_str(), BM_reference, n), n >= 1'000'000);
     tune(benchmark::RegisterBenchmark(fmt::format("incremental/full/{}", n).c_str(), BM_incremental<false>, n), false);
     tune(benchmark::RegisterBenchmark(fmt::format("incremental/inc/{}", n).c_str(), BM_incremental<true>, n), false);
   }

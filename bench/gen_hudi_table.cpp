@@ -135,14 +135,23 @@ int main(int argc, char** argv) {
     } else {
       die(fmt::format("{} needs a value", a));
     }
-    if (key == "--out") out = std::string(val);
-    else if (key == "--partitions") partitions = number(key, val, 1);
-    else if (key == "--groups") groups = number(key, val, 1);
-    else if (key == "--versions") versions = number(key, val, 1);
-    else if (key == "--stripes") stripes = number(key, val, 1);
-    else if (key == "--start") start = std::string(val);
-    else die(fmt::format("unknown option {} (usage: --out DIR [--partitions P] [--groups G] [--versions V] "
-                         "[--stripes S] [--start INSTANT])", a));
+    if (key == "--out")
+      out = std::string(val);
+    else if (key == "--partitions")
+      partitions = number(key, val, 1);
+    else if (key == "--groups")
+      groups = number(key, val, 1);
+    else if (key == "--versions")
+      versions = number(key, val, 1);
+    else if (key == "--stripes")
+      stripes = number(key, val, 1);
+    else if (key == "--start")
+      start = std::string(val);
+    else
+      die(
+          fmt::format("unknown option {} (usage: --out DIR [--partitions P] [--groups G] [--versions V] "
+                      "[--stripes S] [--start INSTANT])",
+                      a));
   }
   if (out.empty()) die("--out DIR is required");
   if (stripes > partitions) die("--stripes must not exceed --partitions");
@@ -168,8 +177,8 @@ int main(int argc, char** argv) {
   const absl::CivilSecond base(std::stoi(start.substr(0, 4)), std::stoi(start.substr(4, 2)),
                                std::stoi(start.substr(6, 2)), std::stoi(start.substr(8, 2)),
                                std::stoi(start.substr(10, 2)), std::stoi(start.substr(12, 2)));
-  const std::int64_t base_ms = absl::ToUnixMillis(absl::FromCivil(base, absl::UTCTimeZone())) +
-                               std::stoi(start.substr(14, 3));
+  const std::int64_t base_ms =
+      absl::ToUnixMillis(absl::FromCivil(base, absl::UTCTimeZone())) + std::stoi(start.substr(14, 3));
 
   std::vector<std::string> file_ids(partitions * groups);
   for (std::uint64_t i = 0; i < file_ids.size(); ++i) file_ids[i] = hudi::table_writer<scratch_storage>::file_id(i);

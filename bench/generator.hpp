@@ -105,9 +105,7 @@ struct GenSpec {
   /// Every file 0 bytes (what the on-disk tree holds).
   bool zero_sizes = false;
 
-  std::uint64_t nominal_slices() const {
-    return std::uint64_t{partitions} * groups * slices;
-  }
+  std::uint64_t nominal_slices() const { return std::uint64_t{partitions} * groups * slices; }
 };
 
 /// Shapes of the benchmark sizes: partitions grow with the table (as they
@@ -118,10 +116,22 @@ inline GenSpec spec_for(std::uint64_t nominal_slices, double touched) {
   s.touched = touched;
   s.slices = 5;
   switch (nominal_slices) {
-    case 10'000: s.partitions = 100; s.groups = 20; break;
-    case 100'000: s.partitions = 200; s.groups = 100; break;
-    case 1'000'000: s.partitions = 1000; s.groups = 200; break;
-    case 10'000'000: s.partitions = 2000; s.groups = 1000; break;
+    case 10'000:
+      s.partitions = 100;
+      s.groups = 20;
+      break;
+    case 100'000:
+      s.partitions = 200;
+      s.groups = 100;
+      break;
+    case 1'000'000:
+      s.partitions = 1000;
+      s.groups = 200;
+      break;
+    case 10'000'000:
+      s.partitions = 2000;
+      s.groups = 1000;
+      break;
     default: {
       // Any other size: 100 groups per partition.
       s.groups = 100;
@@ -160,11 +170,11 @@ struct FileEvent {
   std::uint64_t size;
   int writer;
   bool is_log;
-  int log_version;                 // logs: 1, 2, ...
-  std::string_view slice_base_file;  // logs: the slice's base file name
-  InstantTime slice_base;          // base instant of the slice
+  int log_version;                        // logs: 1, 2, ...
+  std::string_view slice_base_file;       // logs: the slice's base file name
+  InstantTime slice_base;                 // base instant of the slice
   std::optional<InstantTime> prev_slice;  // base files: the group's previous slice
-  bool savepointed;                // named by the savepoint
+  bool savepointed;                       // named by the savepoint
 };
 
 /// One pending compaction operation met by the walk.
@@ -223,13 +233,34 @@ class Generator {
       Instant i;
       i.requested = g.time;
       switch (g.kind) {
-        case GenKind::compaction: i.action = Action::commit; i.state = State::completed; break;
-        case GenKind::deltacommit: i.action = Action::deltacommit; i.state = State::completed; break;
-        case GenKind::savepoint: i.action = Action::savepoint; i.state = State::completed; break;
-        case GenKind::replacecommit: i.action = Action::replacecommit; i.state = State::completed; break;
-        case GenKind::clean: i.action = Action::clean; i.state = State::completed; break;
-        case GenKind::pending_compaction: i.action = Action::compaction; i.state = State::requested; break;
-        case GenKind::inflight_deltacommit: i.action = Action::deltacommit; i.state = State::inflight; break;
+        case GenKind::compaction:
+          i.action = Action::commit;
+          i.state = State::completed;
+          break;
+        case GenKind::deltacommit:
+          i.action = Action::deltacommit;
+          i.state = State::completed;
+          break;
+        case GenKind::savepoint:
+          i.action = Action::savepoint;
+          i.state = State::completed;
+          break;
+        case GenKind::replacecommit:
+          i.action = Action::replacecommit;
+          i.state = State::completed;
+          break;
+        case GenKind::clean:
+          i.action = Action::clean;
+          i.state = State::completed;
+          break;
+        case GenKind::pending_compaction:
+          i.action = Action::compaction;
+          i.state = State::requested;
+          break;
+        case GenKind::inflight_deltacommit:
+          i.action = Action::deltacommit;
+          i.state = State::inflight;
+          break;
       }
       v.push_back(i);
     }
@@ -273,7 +304,7 @@ class Generator {
         // An in-flight insert: a new group whose only file is uncommitted.
         fid = hudi::table_writer<memory_storage>::file_id(std::uint64_t{p} * 1'000'000 + 900'000);
         name = fmt::format("{}_{}-{}-{}_{}.parquet", fid, p % 1000, 99, p, instants_[ic_].time);
-        FileEvent e{p, ppath, fid, name, size_of(p, 0, false), ic_, false, 0, {}, instants_[ic_].time, std::nullopt,
+        FileEvent e{p,    ppath, fid, name, size_of(p, 0, false), ic_, false, 0, {}, instants_[ic_].time, std::nullopt,
                     false};
         v.on_file(e);
       }
@@ -296,7 +327,7 @@ class Generator {
 
   struct SlicePlan {
     InstantTime base;
-    int writer;                         // of the base file
+    int writer;                           // of the base file
     std::array<int, kDeltas> log_writer;  // of log version k+1
     std::uint8_t logs;
     bool savepointed;
@@ -425,8 +456,8 @@ class Generator {
       const SlicePlan& s = gp.s[i];
       base_name = fmt::format("{}_{}-{}-{}_{}.parquet", fid, p % 1000, i + 1, salt % 100'000, s.base);
       const std::optional<InstantTime> prev = i == 0 ? std::nullopt : std::optional(gp.s[i - 1].base);
-      v.on_file(FileEvent{p, ppath, fid, base_name, size_of(p, salt + i, false), s.writer, false, 0, {}, s.base, prev,
-                          s.savepointed});
+      v.on_file(FileEvent{
+          p, ppath, fid, base_name, size_of(p, salt + i, false), s.writer, false, 0, {}, s.base, prev, s.savepointed});
       for (std::uint32_t k = 0; k < s.logs; ++k) {
         name = fmt::format(".{}_{}.log.{}_{}-{}-{}", fid, s.base, k + 1, p % 1000, i + 1, (salt + k) % 100'000);
         v.on_file(FileEvent{p, ppath, fid, name, size_of(p, salt + 64 + i * 4 + k, true), s.log_writer[k], true,
@@ -435,14 +466,24 @@ class Generator {
     }
     if (failed) {
       name = fmt::format("{}_{}-{}-{}_{}.parquet", fid, p % 1000, 77, salt % 100'000, failed_time_);
-      v.on_file(FileEvent{p, ppath, fid, name, size_of(p, salt + 999, false), kFailedWriter, false, 0, {},
-                          failed_time_, std::nullopt, false});
+      v.on_file(FileEvent{p,
+                          ppath,
+                          fid,
+                          name,
+                          size_of(p, salt + 999, false),
+                          kFailedWriter,
+                          false,
+                          0,
+                          {},
+                          failed_time_,
+                          std::nullopt,
+                          false});
     }
     if (pending) {
       const SlicePlan& last = gp.s[gp.count - 1];
-      PendingOpEvent op{p, ppath, fid, last.base,
-                        std::string_view(), {}};
-      const std::string data = fmt::format("{}_{}-{}-{}_{}.parquet", fid, p % 1000, gp.count, salt % 100'000, last.base);
+      PendingOpEvent op{p, ppath, fid, last.base, std::string_view(), {}};
+      const std::string data =
+          fmt::format("{}_{}-{}-{}_{}.parquet", fid, p % 1000, gp.count, salt % 100'000, last.base);
       op.data_file = data;
       for (std::uint32_t k = 0; k < last.logs; ++k) {
         op.delta_files.push_back(
@@ -475,8 +516,8 @@ class MetadataCollector {
     md_.layout = TimelineLayout::v1;
     md_.partitioned = true;
     for (const GenInstant& i : gen.instants()) {
-      const bool write = i.kind == GenKind::compaction || i.kind == GenKind::deltacommit ||
-                         i.kind == GenKind::replacecommit;
+      const bool write =
+          i.kind == GenKind::compaction || i.kind == GenKind::deltacommit || i.kind == GenKind::replacecommit;
       if (write) md_.commits[i.time] = CommitInfo{};
     }
     SavepointInfo sp;
@@ -513,9 +554,8 @@ class MetadataCollector {
     c->replaced.push_back({std::string(path), std::string(file_id)});
   }
   void on_pending_op(const PendingOpEvent& op) {
-    md_.pending_compactions.push_back(
-        {gen_.instants()[static_cast<std::size_t>(gen_.pending_compaction_index())].time, std::string(op.partition_path),
-         std::string(op.file_id), op.base});
+    md_.pending_compactions.push_back({gen_.instants()[static_cast<std::size_t>(gen_.pending_compaction_index())].time,
+                                       std::string(op.partition_path), std::string(op.file_id), op.base});
   }
 
   TableMetadata take() && {
@@ -701,8 +741,9 @@ inline TreeStats write_tree(const Generator& gen, const std::string& root) {
     void on_partition(std::uint32_t, std::string_view path) {
       if (dirfd >= 0) ::close(dirfd);
       dirfd = detail::open_dirs(rootfd, path);
-      detail::write_at(dirfd, std::string(kPartitionMetadataFile),
-                       fmt::format("#partition metadata\ncommitTime={}\npartitionDepth=2\n", gen.instants().front().time));
+      detail::write_at(
+          dirfd, std::string(kPartitionMetadataFile),
+          fmt::format("#partition metadata\ncommitTime={}\npartitionDepth=2\n", gen.instants().front().time));
       ++stats.partitions;
     }
     void on_file(const FileEvent& e) {
@@ -766,8 +807,10 @@ inline TreeStats write_tree(const Generator& gen, const std::string& root) {
   auto commit_json = [&](Json& j, std::string_view operation, bool compacted,
                          const std::map<std::string, std::vector<std::string>>* replace) {
     std::string out = "{\n  \"partitionToWriteStats\" : {";
-    if (j.open_partition >= 0) out += "\n" + j.body + " ]\n  },\n";
-    else out += "},\n";
+    if (j.open_partition >= 0)
+      out += "\n" + j.body + " ]\n  },\n";
+    else
+      out += "},\n";
     if (replace != nullptr) {
       out += "  \"partitionToReplaceFileIds\" : {";
       bool first = true;
@@ -888,9 +931,7 @@ inline TreeStats write_tree(const Generator& gen, const std::string& root) {
         put(t + ".clean", *mb);
         break;
       }
-      case GenKind::pending_compaction:
-        put(t + ".compaction.requested", compaction_plan(w.ops));
-        break;
+      case GenKind::pending_compaction: put(t + ".compaction.requested", compaction_plan(w.ops)); break;
       case GenKind::inflight_deltacommit:
         put(t + ".deltacommit.requested", "");
         // An in-flight write's stats: the files it has written so far.

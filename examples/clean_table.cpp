@@ -27,7 +27,9 @@ constexpr std::int64_t kHour = 3'600'000;
 constexpr std::int64_t kStart = 1'717'200'000'000;  // 2024-06-01T00:00:00Z
 constexpr std::uint64_t kFileSize = 1 << 20;
 
-lakegc::InstantTime at(std::int64_t ms) { return lakegc::InstantTime::from_epoch_ms(ms, lakegc::TimelineTimezone::utc); }
+lakegc::InstantTime at(std::int64_t ms) {
+  return lakegc::InstantTime::from_epoch_ms(ms, lakegc::TimelineTimezone::utc);
+}
 
 int fail(const std::string& why) {
   fmt::print(stderr, "clean_table: {}\n", why);
@@ -61,8 +63,8 @@ int main() {
   }
 
   // --- the policy: Hudi's default shape, keeping the last 2 commits ---
-  const auto policy = cleaning(keep_latest_commits{2}, guard::savepoints, guard::pending_table_services,
-                               scope::incremental);
+  const auto policy =
+      cleaning(keep_latest_commits{2}, guard::savepoints, guard::pending_table_services, scope::incremental);
   CleanContext ctx;
   ctx.now_ms = kStart + 4 * kHour;
 

@@ -111,8 +111,9 @@ int export_seeds(const fs::path& dir) {
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
-    std::fprintf(stderr, "usage: fuzz_replay --list | --export-seeds DIR | TARGET [--show-errors] [--hudi-seeds] "
-                         "[--seeds DIR] [--expect-error FILE]... [FILE|DIR]...\n");
+    std::fprintf(stderr,
+                 "usage: fuzz_replay --list | --export-seeds DIR | TARGET [--show-errors] [--hudi-seeds] "
+                 "[--seeds DIR] [--expect-error FILE]... [FILE|DIR]...\n");
     return 2;
   }
   if (args[0] == "--list") {
@@ -138,10 +139,12 @@ int main(int argc, char** argv) {
       for (const auto& f : regular_files_under(dir)) replay(*t, lakegc::testing::file_contents(f), f.string(), n);
     } else if (a == "--hudi-seeds") {
       tally before = n;
-      if (!for_each_hudi_seed(*t, [&](const std::string& seed, const std::string& label) { replay(*t, seed, label, n); })) {
+      if (!for_each_hudi_seed(*t,
+                              [&](const std::string& seed, const std::string& label) { replay(*t, seed, label, n); })) {
         skipped = true;
       } else {
-        std::fprintf(stderr, "fuzz_replay: %s: %zu seed(s) from the corpus tables\n", t->name, n.inputs - before.inputs);
+        std::fprintf(stderr, "fuzz_replay: %s: %zu seed(s) from the corpus tables\n", t->name,
+                     n.inputs - before.inputs);
       }
     } else if (a == "--expect-error" && i + 1 < args.size()) {
       const fs::path p = args[++i];

@@ -91,14 +91,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!policy.ok()) return 0;
   World w(swarm, *policy, Rng(fnv1a(input)));
   const auto body = size > kSwarmBytes ? input.subspan(kSwarmBytes) : std::span<const std::uint8_t>();
-  for (std::size_t i = 0; i + 1 < body.size() && i / 2 < kMaxSteps && !w.failed(); i += 2) step(w, body[i], body[i + 1]);
+  for (std::size_t i = 0; i + 1 < body.size() && i / 2 < kMaxSteps && !w.failed(); i += 2)
+    step(w, body[i], body[i + 1]);
   if (!w.failed()) w.finish();
   if (std::getenv("LAKEGC_FUZZ_VERBOSE") != nullptr) {  // corpus maintenance: what an input exercises
     fmt::print(stderr, "{}", format_stats(w.table.stats));
   }
   if (w.failed()) {
-    fmt::print(stderr, "schedule_fuzzer: {}\npolicy: {}\n{}", w.table.violations.front().describe(),
-               policy->label(), describe(swarm));
+    fmt::print(stderr, "schedule_fuzzer: {}\npolicy: {}\n{}", w.table.violations.front().describe(), policy->label(),
+               describe(swarm));
     fmt::print(stderr, "last events:\n{}", w.trace().tail());
     std::abort();
   }

@@ -90,18 +90,19 @@ inline bool is_timeline_file(const std::filesystem::path& relative) {
 }  // namespace lakegc::fuzz
 
 #ifdef LAKEGC_FUZZ_LIBFUZZER
-#define LAKEGC_FUZZ_REGISTER(NAME)                                                        \
-  extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {     \
+#define LAKEGC_FUZZ_REGISTER(NAME)                                                                            \
+  extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {                         \
     (void)::lakegc::fuzz::checked(NAME##_input(std::string_view(reinterpret_cast<const char*>(data), size))); \
-    (void)&NAME##_seed;                                                                   \
-    return 0;                                                                             \
+    (void)&NAME##_seed;                                                                                       \
+    return 0;                                                                                                 \
   }
 #else
-#define LAKEGC_FUZZ_REGISTER(NAME) \
-  [[maybe_unused]] static const bool NAME##_registered = ::lakegc::fuzz::register_target({#NAME, &NAME##_input, &NAME##_seed});
+#define LAKEGC_FUZZ_REGISTER(NAME)                       \
+  [[maybe_unused]] static const bool NAME##_registered = \
+      ::lakegc::fuzz::register_target({#NAME, &NAME##_input, &NAME##_seed});
 #endif
 
-#define LAKEGC_FUZZ_TARGET(NAME)                              \
+#define LAKEGC_FUZZ_TARGET(NAME)                               \
   static ::lakegc::Status NAME##_input(std::string_view data); \
   LAKEGC_FUZZ_REGISTER(NAME)                                   \
   static ::lakegc::Status NAME##_input(std::string_view data)

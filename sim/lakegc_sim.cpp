@@ -60,8 +60,8 @@ struct Cli {
   bool print_hashes = false;
   std::uint64_t archiver_gaps_off = 0;  // --strict-archiver: 7; --archiver-gaps-off BITS
   // The advice check.
-  std::optional<absl::Duration> cadence;       // --cadence
-  std::optional<std::string> cadence_from;     // --cadence-from
+  std::optional<absl::Duration> cadence;    // --cadence
+  std::optional<std::string> cadence_from;  // --cadence-from
   absl::Duration write_duration = absl::Minutes(5);
   std::optional<absl::Duration> longest_query;
   std::optional<absl::Duration> write_duration_opt;  // --write-duration as given
@@ -259,8 +259,8 @@ int canaries(const Cli& cli, const char* argv0, const std::optional<lakegc::conf
 }
 
 std::string child_command(const char* argv0, const Cli& cli) {
-  std::string cmd = fmt::format("'{}' --print-hashes --seeds {} --first {} --steps {}", argv0, cli.seeds, cli.first,
-                                cli.steps);
+  std::string cmd =
+      fmt::format("'{}' --print-hashes --seeds {} --first {} --steps {}", argv0, cli.seeds, cli.first, cli.steps);
   if (cli.policy_text) cmd += fmt::format(" --policy '{}'", *cli.policy_text);
   if (cli.canary != Canary::none) cmd += fmt::format(" --canary {}", to_string(cli.canary));
   if (cli.archiver_gaps_off != 0) cmd += fmt::format(" --archiver-gaps-off {}", cli.archiver_gaps_off);
@@ -312,9 +312,10 @@ int determinism(const Cli& cli, const char* argv0, const std::optional<lakegc::c
     ++bad;
     fmt::print("I9 determinism: the child process reported {} of {} seed(s)\n", compared, hashes.size());
   }
-  fmt::print("determinism: {} seed(s) run twice here and once in a child process, {} mismatch(es) "
-             "(MALLOC_PERTURB_={})\n",
-             cli.seeds, bad, malloc_perturb());
+  fmt::print(
+      "determinism: {} seed(s) run twice here and once in a child process, {} mismatch(es) "
+      "(MALLOC_PERTURB_={})\n",
+      cli.seeds, bad, malloc_perturb());
   return bad == 0 ? 0 : 1;
 }
 

@@ -94,7 +94,8 @@ struct DemoTable {
     LAKEGC_RETURN_IF_ERROR(journal.schedule_compaction(t, ops));
     CommitInfo info;
     for (const auto& op : ops) {
-      LAKEGC_RETURN_IF_ERROR(write(op.partition, fmt::format("{}_{}_{}.parquet", op.file_id, token(), t), 50 << 20, info));
+      LAKEGC_RETURN_IF_ERROR(
+          write(op.partition, fmt::format("{}_{}_{}.parquet", op.file_id, token(), t), 50 << 20, info));
     }
     LAKEGC_RETURN_IF_ERROR(journal.complete(t, done(t), info));
     return t;
@@ -154,7 +155,8 @@ Status run() {
   }
   fmt::print("{}", to_text(report));
   fmt::print("storage: {} -> {} files, {:.1f} -> {:.1f} MiB\n", files_before, table.storage.file_count(),
-             static_cast<double>(bytes_before) / (1 << 20), static_cast<double>(table.storage.total_bytes()) / (1 << 20));
+             static_cast<double>(bytes_before) / (1 << 20),
+             static_cast<double>(table.storage.total_bytes()) / (1 << 20));
   return absl::OkStatus();
 }
 
@@ -224,9 +226,10 @@ Status run_on_disk() {
 
   const config::Properties props = {{"hoodie.clean.policy", "KEEP_LATEST_COMMITS"},
                                     {"hoodie.clean.commits.retained", "2"}};
-  fmt::print("\n$ lakegc plan clean {} --conf hoodie.clean.policy=KEEP_LATEST_COMMITS "
-             "--conf hoodie.clean.commits.retained=2\n",
-             dir.path());
+  fmt::print(
+      "\n$ lakegc plan clean {} --conf hoodie.clean.policy=KEEP_LATEST_COMMITS "
+      "--conf hoodie.clean.commits.retained=2\n",
+      dir.path());
   LAKEGC_ASSIGN_OR_RETURN(cli::PlanReport plan, cli::plan_clean_report(*table, props, kStart + 24 * kCadence));
   fmt::print("{}", cli::plan_text(plan));
   if (!plan.plan.has_work()) return absl::InternalError("the on-disk demo table should have reclaimable files");

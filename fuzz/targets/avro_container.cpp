@@ -24,14 +24,16 @@ LAKEGC_FUZZ_TARGET(avro_container) {
   auto c = avro::decode_container(data);
   if (!c.ok()) return c.status();
   auto s = avro::cached_schema(c->schema_json);
-  if (!s.ok()) lakegc::fuzz::fail("a container decoded, but its schema does not parse again: {}", s.status().ToString());
+  if (!s.ok())
+    lakegc::fuzz::fail("a container decoded, but its schema does not parse again: {}", s.status().ToString());
   std::vector<std::string> encoded;
   for (std::size_t i = 0; i < c->records.size(); ++i) {
     auto e = avro::encode(**s, c->records[i]);
     if (!e.ok()) lakegc::fuzz::fail("record {} decoded but does not encode: {}", i, e.status().ToString());
     auto back = avro::decode_single_value(**s, *e, 0);
     if (!back.ok()) lakegc::fuzz::fail("record {} encoded but does not decode: {}", i, back.status().ToString());
-    if (!lakegc::fuzz::same_value(**s, *back, c->records[i])) lakegc::fuzz::fail("record {}: decode(encode(x)) != x", i);
+    if (!lakegc::fuzz::same_value(**s, *back, c->records[i]))
+      lakegc::fuzz::fail("record {}: decode(encode(x)) != x", i);
     encoded.push_back(std::move(*e));
   }
   const std::string rewritten = avro::write_container(c->schema_json, encoded);

@@ -25,7 +25,8 @@ LAKEGC_FUZZ_TARGET(file_names) {
   if (!f.ok()) return f.status();
   const std::string formatted = std::visit([](const auto& n) { return lakegc::format_file_name(n); }, *f);
   auto again = lakegc::parse_data_file_name(formatted);
-  if (!again.ok()) lakegc::fuzz::fail("'{}' formats to '{}', which does not parse: {}", data, formatted, again.status().ToString());
+  if (!again.ok())
+    lakegc::fuzz::fail("'{}' formats to '{}', which does not parse: {}", data, formatted, again.status().ToString());
   if (!(*again == *f)) lakegc::fuzz::fail("'{}' formats to '{}', which parses to other fields", data, formatted);
   return lakegc::Status();
 }

@@ -13,6 +13,4 @@ std::optional<std::string> hfile_seed(const std::filesystem::path& relative, std
 
 }  // namespace
 
-LAKEGC_FUZZ_TARGET(hfile) {
-  return lakegc::hudi::hfile::read_avro_hfile(data, "fuzz.hfile").status();
-}
+LAKEGC_FUZZ_TARGET(hfile) { return lakegc::hudi::hfile::read_avro_hfile(data, "fuzz.hfile").status(); }

@@ -48,21 +48,23 @@ LAKEGC_FUZZ_TARGET(hudi_records) {
   auto plan = hudi::decode_cleaner_plan(data, file);
   results.push_back(plan.status());
   if (plan.ok()) {
-    round_trip(*plan, hudi::encode_cleaner_plan, hudi::decode_cleaner_plan,
-               [](hudi::CleanerPlan p) {
-                 // The writer fills in an empty state as COMPLETED (see CleanerPlan).
-                 if (p.earliest_instant_to_retain && p.earliest_instant_to_retain_state.empty()) {
-                   p.earliest_instant_to_retain_state = "COMPLETED";
-                 }
-                 return p;
-               },
-               "cleaner plan");
+    round_trip(
+        *plan, hudi::encode_cleaner_plan, hudi::decode_cleaner_plan,
+        [](hudi::CleanerPlan p) {
+          // The writer fills in an empty state as COMPLETED (see CleanerPlan).
+          if (p.earliest_instant_to_retain && p.earliest_instant_to_retain_state.empty()) {
+            p.earliest_instant_to_retain_state = "COMPLETED";
+          }
+          return p;
+        },
+        "cleaner plan");
   }
   auto clean = hudi::decode_clean_metadata(data, file);
   results.push_back(clean.status());
   if (clean.ok()) {
-    round_trip(*clean, hudi::encode_clean_metadata, hudi::decode_clean_metadata,
-               [](const hudi::CleanMetadata& m) { return m; }, "clean metadata");
+    round_trip(
+        *clean, hudi::encode_clean_metadata, hudi::decode_clean_metadata,
+        [](const hudi::CleanMetadata& m) { return m; }, "clean metadata");
   }
   for (const auto& st : results) {
     if (lakegc::fuzz::checked(st).ok()) return st;

@@ -14,7 +14,7 @@ std::optional<std::string> inventory_seed(const std::filesystem::path& relative,
   if (relative.extension() != ".parquet") return std::nullopt;
   // Mode byte 0 (error), then the line.
   return std::string(1, '\0') + fmt::format("s3a://bucket/warehouse/t/{},{},2024-04-18T17:28:02Z\n",
-                                             relative.generic_string(), contents.size());
+                                            relative.generic_string(), contents.size());
 }
 
 }  // namespace

@@ -22,20 +22,11 @@ void decode_content(const lakegc::hudi::log::log_block& b) {
   const std::string_view file = "fuzz.log";
   switch (b.type) {
     case log::block_type::avro_data:
-    case log::block_type::cdc_data:
-      (void)lakegc::fuzz::checked(log::decode_avro_records(b, file).status());
-      break;
-    case log::block_type::delete_keys:
-      (void)lakegc::fuzz::checked(log::decode_delete_records(b, file).status());
-      break;
-    case log::block_type::command:
-      (void)lakegc::fuzz::checked(log::decode_command(b, file).status());
-      break;
-    case log::block_type::hfile_data:
-      (void)lakegc::fuzz::checked(log::decode_hfile_records(b, file).status());
-      break;
-    default:
-      break;
+    case log::block_type::cdc_data: (void)lakegc::fuzz::checked(log::decode_avro_records(b, file).status()); break;
+    case log::block_type::delete_keys: (void)lakegc::fuzz::checked(log::decode_delete_records(b, file).status()); break;
+    case log::block_type::command: (void)lakegc::fuzz::checked(log::decode_command(b, file).status()); break;
+    case log::block_type::hfile_data: (void)lakegc::fuzz::checked(log::decode_hfile_records(b, file).status()); break;
+    default: break;
   }
 }
 

@@ -12,6 +12,7 @@
 
 #include "lakegc/core/duration.hpp"
 #include "lakegc/core/file_name.hpp"
+#include "lakegc/core/human_bytes.hpp"
 #include "lakegc/core/instant.hpp"
 #include "lakegc/core/instant_time.hpp"
 #include "lakegc/core/json_writer.hpp"

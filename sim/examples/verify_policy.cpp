@@ -42,8 +42,8 @@ int main() {
 
   // The same rule without the savepoint guard: verify finds a seed where a
   // savepointed file is deleted (I5), with everything needed to replay it.
-  const auto unsafe = lakegc::cleaning(lakegc::keep_latest_commits{3}, lakegc::guard::pending_table_services,
-                                       lakegc::unguarded);
+  const auto unsafe =
+      lakegc::cleaning(lakegc::keep_latest_commits{3}, lakegc::guard::pending_table_services, lakegc::unguarded);
   const auto broken = lakegc::sim::verify(unsafe, options);
   if (broken.ok()) {
     fmt::print("expected a counterexample for the policy without guard::savepoints\n");

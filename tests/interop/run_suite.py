@@ -1197,6 +1197,14 @@ class Suite:
         # executes the whole grid everywhere.
         if mdt and not self.o.seeds and not first:
             return
+        # Without a metadata table, after the first table the default run
+        # executes once per table version not executed yet (v6 is layout 1,
+        # v8/v9 layout 2): another table of a version adds time, not a rule.
+        if not mdt and not self.o.seeds and not first:
+            if any(t.get("executed_version") == tb["version"] for t in self.tables if t is not tb):
+                return
+        if not mdt:
+            tb["executed_version"] = tb["version"]
         grid = EXECUTE_GRID[:1] if not first and not self.o.seeds else EXECUTE_GRID
         if mdt and not self.o.seeds:
             grid = EXECUTE_GRID[:1]

@@ -88,7 +88,7 @@ struct ViewInput {
 
 struct Slice {
   InstantTime key;
-  std::vector<std::string> base_candidates;  // names listed at this key, in listing order (the last wins)
+  std::vector<std::string> base_candidates;               // names listed at this key, in listing order (the last wins)
   std::vector<std::pair<std::string, InstantTime>> logs;  // name, delta commit time
 };
 
@@ -100,8 +100,8 @@ struct Group {
 
 /// What Hudi shows: files certainly shown, and sets of which one is shown.
 struct Shown {
-  std::set<std::string> files;                        // partition/name
-  std::vector<std::vector<std::string>> one_of;       // partition/name alternatives
+  std::set<std::string> files;                   // partition/name
+  std::vector<std::vector<std::string>> one_of;  // partition/name alternatives
 };
 
 namespace detail {

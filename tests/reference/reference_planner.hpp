@@ -127,8 +127,7 @@ inline InstantTime completion_time(const Instant& i) { return i.completed ? *i.c
 
 /// hoodie.clean.max.commits.to.clean: the boundary may advance at most
 /// `cap` completed commits past the previous clean's boundary.
-inline std::optional<InstantTime> apply_cap(const TableMetadata& md, const Policy& p,
-                                            std::optional<InstantTime> ectr) {
+inline std::optional<InstantTime> apply_cap(const TableMetadata& md, const Policy& p, std::optional<InstantTime> ectr) {
   if (!ectr || p.max_commits_to_clean == 0) return ectr;
   if (!md.last_completed_clean || !md.last_completed_clean->earliest_commit_to_retain) return ectr;
   const InstantTime prev = *md.last_completed_clean->earliest_commit_to_retain;
@@ -242,8 +241,7 @@ inline std::vector<std::string> partitions_to_scan(const TableView& v, const Tab
     // Usable previous clean: exists, recorded a boundary, that boundary is
     // not older than every commit still on the timeline, and every
     // savepoint it recorded still exists.
-    bool usable = md.last_completed_clean.has_value() &&
-                  md.last_completed_clean->earliest_commit_to_retain.has_value();
+    bool usable = md.last_completed_clean.has_value() && md.last_completed_clean->earliest_commit_to_retain.has_value();
     if (usable) {
       const InstantTime prev = *md.last_completed_clean->earliest_commit_to_retain;
       const std::vector<Instant> commits = completed_commits(md.timeline);
@@ -286,8 +284,7 @@ inline std::vector<std::string> partitions_to_scan(const TableView& v, const Tab
   std::vector<std::string> out;
   if (!p.selected_partitions.empty()) {
     for (const std::string& path : all) {
-      if (std::find(p.selected_partitions.begin(), p.selected_partitions.end(), path) !=
-          p.selected_partitions.end()) {
+      if (std::find(p.selected_partitions.begin(), p.selected_partitions.end(), path) != p.selected_partitions.end()) {
         out.push_back(path);
       }
     }
@@ -353,154 +350,157 @@ inline CleanPlan plan(const TableView& v, const TableMetadata& md, const Policy&
   // would otherwise archive the replacecommit and revive the group): then
   // everything is planned again with that boundary.
   for (;;) {
-  std::optional<InstantTime> guarded_replace;
-  out.files_per_partition.clear();
-  out.partitions_to_be_deleted.clear();
-  out.earliest_instant_to_retain = ectr;
-  for (const std::string& path : partitions_to_scan(v, md, p, ectr)) {
-    const Partition* part = nullptr;
-    for (const Partition& candidate : v.partitions()) {
-      if (candidate.path == path) part = &candidate;
-    }
-    std::vector<PlannedDelete> files;
-    bool any_live_group = false;
-    bool every_replaced_file_deleted = true;
+    std::optional<InstantTime> guarded_replace;
+    out.files_per_partition.clear();
+    out.partitions_to_be_deleted.clear();
+    out.earliest_instant_to_retain = ectr;
+    for (const std::string& path : partitions_to_scan(v, md, p, ectr)) {
+      const Partition* part = nullptr;
+      for (const Partition& candidate : v.partitions()) {
+        if (candidate.path == path) part = &candidate;
+      }
+      std::vector<PlannedDelete> files;
+      bool any_live_group = false;
+      bool every_replaced_file_deleted = true;
 
-    for (const FileGroup& g : v.groups_of(*part)) {
-      const GroupKey key{path, std::string(v.file_id(g))};
-      const auto slices = v.slices_of(g);  // newest first
-      const auto pending_it = pending.find(key);
-      const std::optional<InstantTime> pending_base =
-          pending_it == pending.end() ? std::nullopt : std::optional(pending_it->second);
+      for (const FileGroup& g : v.groups_of(*part)) {
+        const GroupKey key{path, std::string(v.file_id(g))};
+        const auto slices = v.slices_of(g);  // newest first
+        const auto pending_it = pending.find(key);
+        const std::optional<InstantTime> pending_base =
+            pending_it == pending.end() ? std::nullopt : std::optional(pending_it->second);
 
-      auto names_of = [&](const FileSlice& s) {
-        std::vector<std::pair<std::string, std::uint64_t>> names;
-        if (s.base_file != kNoFile) names.emplace_back(std::string(v.file_name(s.base_file)), v.file_size(s.base_file));
-        for (std::uint32_t f : v.logs_of(s)) names.emplace_back(std::string(v.file_name(f)), v.file_size(f));
-        return names;
-      };
-      auto savepoint_kept = [&](const FileSlice& s) {
-        if (!p.savepoint_guard) return false;
-        for (const auto& [name, size] : names_of(s)) {
-          if (savepointed.contains(name)) return true;
-        }
-        return false;
-      };
-      auto compaction_kept = [&](const FileSlice& s) {
-        if (!p.pending_guard) return false;
-        if (pending_base && !(s.base_instant < *pending_base)) return true;
-        // A file a pending write's markers name: the write may be running.
-        for (const auto& [name, size] : names_of(s)) {
-          if (pending_write_files.contains(GroupKey{path, name})) return true;
-        }
-        return false;
-      };
-      auto guarded = [&](const FileSlice& s) { return savepoint_kept(s) || compaction_kept(s); };
-      // Slices of this group to delete, by base instant, with the reason.
-      std::map<InstantTime, DeleteReason> doomed;
-      auto emit = [&](const FileSlice& s, DeleteReason why) { doomed.emplace(s.base_instant, why); };
-      // Emits the doomed slices' files. A log with an uncertain slice (an
-      // archived deltacommit whose completion time is unknown) may belong
-      // to its slice or any newer one: it goes only if all of those go.
-      auto flush = [&]() {
-        bool all_newer_doomed = true;
-        for (const FileSlice& s : slices) {  // newest first
-          const auto it = doomed.find(s.base_instant);
-          all_newer_doomed = all_newer_doomed && it != doomed.end();
-          if (it == doomed.end()) continue;
-          if (s.base_file != kNoFile) {
-            files.push_back({std::string(v.file_name(s.base_file)), v.file_size(s.base_file), it->second, s.base_instant});
+        auto names_of = [&](const FileSlice& s) {
+          std::vector<std::pair<std::string, std::uint64_t>> names;
+          if (s.base_file != kNoFile)
+            names.emplace_back(std::string(v.file_name(s.base_file)), v.file_size(s.base_file));
+          for (std::uint32_t f : v.logs_of(s)) names.emplace_back(std::string(v.file_name(f)), v.file_size(f));
+          return names;
+        };
+        auto savepoint_kept = [&](const FileSlice& s) {
+          if (!p.savepoint_guard) return false;
+          for (const auto& [name, size] : names_of(s)) {
+            if (savepointed.contains(name)) return true;
           }
-          for (std::uint32_t f : v.logs_of(s)) {
-            if (v.completion_unknown(f) && !all_newer_doomed) continue;
-            files.push_back({std::string(v.file_name(f)), v.file_size(f), it->second, s.base_instant});
+          return false;
+        };
+        auto compaction_kept = [&](const FileSlice& s) {
+          if (!p.pending_guard) return false;
+          if (pending_base && !(s.base_instant < *pending_base)) return true;
+          // A file a pending write's markers name: the write may be running.
+          for (const auto& [name, size] : names_of(s)) {
+            if (pending_write_files.contains(GroupKey{path, name})) return true;
           }
-        }
-      };
-
-      if (const auto r = replaced.find(key); r != replaced.end()) {
-        // A replaced group goes whole once its replacecommit is before the
-        // boundary; at once under file versions.
-        const bool eligible = boundary_rule ? (ectr && r->second < *ectr) : true;
-        for (const FileSlice& s : slices) {
-          if (eligible && !guarded(s)) {
-            emit(s, DeleteReason::replaced_group);
-          } else {
-            every_replaced_file_deleted = false;
-            if (boundary_rule && eligible && compaction_kept(s) && (!guarded_replace || r->second < *guarded_replace)) {
-              guarded_replace = r->second;
+          return false;
+        };
+        auto guarded = [&](const FileSlice& s) { return savepoint_kept(s) || compaction_kept(s); };
+        // Slices of this group to delete, by base instant, with the reason.
+        std::map<InstantTime, DeleteReason> doomed;
+        auto emit = [&](const FileSlice& s, DeleteReason why) { doomed.emplace(s.base_instant, why); };
+        // Emits the doomed slices' files. A log with an uncertain slice (an
+        // archived deltacommit whose completion time is unknown) may belong
+        // to its slice or any newer one: it goes only if all of those go.
+        auto flush = [&]() {
+          bool all_newer_doomed = true;
+          for (const FileSlice& s : slices) {  // newest first
+            const auto it = doomed.find(s.base_instant);
+            all_newer_doomed = all_newer_doomed && it != doomed.end();
+            if (it == doomed.end()) continue;
+            if (s.base_file != kNoFile) {
+              files.push_back(
+                  {std::string(v.file_name(s.base_file)), v.file_size(s.base_file), it->second, s.base_instant});
+            }
+            for (std::uint32_t f : v.logs_of(s)) {
+              if (v.completion_unknown(f) && !all_newer_doomed) continue;
+              files.push_back({std::string(v.file_name(f)), v.file_size(f), it->second, s.base_instant});
             }
           }
-        }
-        flush();
-        continue;
-      }
-      any_live_group = true;
+        };
 
-      if (boundary_rule) {
-        // Keep the latest slice and the newest slice before the boundary;
-        // delete any other slice older than the boundary.
-        // (A pointer, not an optional<InstantTime>: GCC 12 at -O1 warns
-        // that the optional's payload may be used uninitialized.)
-        const InstantTime* newest_before = nullptr;
-        for (const FileSlice& s : slices) {
-          if (s.base_instant < *ectr && (newest_before == nullptr || *newest_before < s.base_instant)) {
-            newest_before = &s.base_instant;
+        if (const auto r = replaced.find(key); r != replaced.end()) {
+          // A replaced group goes whole once its replacecommit is before the
+          // boundary; at once under file versions.
+          const bool eligible = boundary_rule ? (ectr && r->second < *ectr) : true;
+          for (const FileSlice& s : slices) {
+            if (eligible && !guarded(s)) {
+              emit(s, DeleteReason::replaced_group);
+            } else {
+              every_replaced_file_deleted = false;
+              if (boundary_rule && eligible && compaction_kept(s) &&
+                  (!guarded_replace || r->second < *guarded_replace)) {
+                guarded_replace = r->second;
+              }
+            }
           }
+          flush();
+          continue;
         }
-        if (p.drop_newest_before_boundary) newest_before = nullptr;  // CANARY (issue 8584)
-        InstantTime latest = slices[0].base_instant;
-        for (const FileSlice& s : slices) latest = std::max(latest, s.base_instant);
-        for (const FileSlice& s : slices) {
-          if (s.base_instant == latest) continue;
-          if (newest_before != nullptr && s.base_instant == *newest_before) continue;
-          if (!(s.base_instant < *ectr)) continue;
-          if (guarded(s)) continue;
-          emit(s, DeleteReason::older_than_boundary);
-        }
-        flush();
-      } else {
-        // Keep the newest K slices; the slices a pending compaction needs
-        // are not counted but count as one version.
-        std::uint32_t keep = std::max<std::uint32_t>(p.count, 1);
-        const bool compacting = p.pending_guard && pending_base.has_value();
-        if (compacting) --keep;
-        std::uint32_t kept = 0;
-        for (const FileSlice& s : slices) {  // newest first
-          if (compacting && !(s.base_instant < *pending_base)) continue;
-          if (kept < keep) {
-            ++kept;
-            continue;
+        any_live_group = true;
+
+        if (boundary_rule) {
+          // Keep the latest slice and the newest slice before the boundary;
+          // delete any other slice older than the boundary.
+          // (A pointer, not an optional<InstantTime>: GCC 12 at -O1 warns
+          // that the optional's payload may be used uninitialized.)
+          const InstantTime* newest_before = nullptr;
+          for (const FileSlice& s : slices) {
+            if (s.base_instant < *ectr && (newest_before == nullptr || *newest_before < s.base_instant)) {
+              newest_before = &s.base_instant;
+            }
           }
-          if (guarded(s)) continue;
-          emit(s, DeleteReason::beyond_versions);
+          if (p.drop_newest_before_boundary) newest_before = nullptr;  // CANARY (issue 8584)
+          InstantTime latest = slices[0].base_instant;
+          for (const FileSlice& s : slices) latest = std::max(latest, s.base_instant);
+          for (const FileSlice& s : slices) {
+            if (s.base_instant == latest) continue;
+            if (newest_before != nullptr && s.base_instant == *newest_before) continue;
+            if (!(s.base_instant < *ectr)) continue;
+            if (guarded(s)) continue;
+            emit(s, DeleteReason::older_than_boundary);
+          }
+          flush();
+        } else {
+          // Keep the newest K slices; the slices a pending compaction needs
+          // are not counted but count as one version.
+          std::uint32_t keep = std::max<std::uint32_t>(p.count, 1);
+          const bool compacting = p.pending_guard && pending_base.has_value();
+          if (compacting) --keep;
+          std::uint32_t kept = 0;
+          for (const FileSlice& s : slices) {  // newest first
+            if (compacting && !(s.base_instant < *pending_base)) continue;
+            if (kept < keep) {
+              ++kept;
+              continue;
+            }
+            if (guarded(s)) continue;
+            emit(s, DeleteReason::beyond_versions);
+          }
+          flush();
         }
-        flush();
+      }
+
+      std::sort(files.begin(), files.end(),
+                [](const PlannedDelete& a, const PlannedDelete& b) { return a.name < b.name; });
+      if (!files.empty()) out.files_per_partition[path] = files;
+
+      // 4. Partition deletion: only a partition emptied by replacement.
+      bool raw_listing_has_live_files = any_live_group;
+      for (const UncommittedFile& u : v.uncommitted_files()) {
+        if (v.partitions()[u.partition].path != path) continue;
+        if (!replaced.contains(GroupKey{path, file_id_of(v.file_name(u.file))})) raw_listing_has_live_files = true;
+      }
+      std::optional<InstantTime> last_replace;
+      for (const auto& [k, t] : replaced) {
+        if (k.first == path && (!last_replace || *last_replace < t)) last_replace = t;
+      }
+      const bool replace_before_boundary = boundary_rule ? (ectr && last_replace && *last_replace < *ectr) : true;
+      if (md.partitioned && !path.empty() && !raw_listing_has_live_files && last_replace &&
+          every_replaced_file_deleted && replace_before_boundary) {
+        out.partitions_to_be_deleted.push_back(path);
       }
     }
-
-    std::sort(files.begin(), files.end(),
-              [](const PlannedDelete& a, const PlannedDelete& b) { return a.name < b.name; });
-    if (!files.empty()) out.files_per_partition[path] = files;
-
-    // 4. Partition deletion: only a partition emptied by replacement.
-    bool raw_listing_has_live_files = any_live_group;
-    for (const UncommittedFile& u : v.uncommitted_files()) {
-      if (v.partitions()[u.partition].path != path) continue;
-      if (!replaced.contains(GroupKey{path, file_id_of(v.file_name(u.file))})) raw_listing_has_live_files = true;
-    }
-    std::optional<InstantTime> last_replace;
-    for (const auto& [k, t] : replaced) {
-      if (k.first == path && (!last_replace || *last_replace < t)) last_replace = t;
-    }
-    const bool replace_before_boundary = boundary_rule ? (ectr && last_replace && *last_replace < *ectr) : true;
-    if (md.partitioned && !path.empty() && !raw_listing_has_live_files && last_replace &&
-        every_replaced_file_deleted && replace_before_boundary) {
-      out.partitions_to_be_deleted.push_back(path);
-    }
-  }
-  if (!guarded_replace || !(*guarded_replace < *ectr)) break;
-  ectr = guarded_replace;
+    if (!guarded_replace || !(*guarded_replace < *ectr)) break;
+    ectr = guarded_replace;
   }
 
   // 5. Empty clean (Hudi 1.2): persist an empty plan now and then so the
@@ -510,8 +510,7 @@ inline CleanPlan plan(const TableView& v, const TableMetadata& md, const Policy&
     bool due = true;
     if (prev) {
       const auto prev_ms = prev->instant.to_epoch_ms(md.timezone);
-      due = !prev_ms.ok() ||
-            now_ms - *prev_ms > static_cast<std::int64_t>(*p.empty_clean_interval_hours) * 3'600'000;
+      due = !prev_ms.ok() || now_ms - *prev_ms > static_cast<std::int64_t>(*p.empty_clean_interval_hours) * 3'600'000;
       if (prev->earliest_commit_to_retain && *ectr < *prev->earliest_commit_to_retain) {
         out.earliest_instant_to_retain = prev->earliest_commit_to_retain;
       }

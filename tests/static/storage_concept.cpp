@@ -37,9 +37,7 @@ struct minimal_storage {
   }
   StatusOr<FileInfo> stat(std::string_view) { return absl::NotFoundError("stat"); }
   StatusOr<std::string> read(std::string_view) { return absl::NotFoundError("read"); }
-  Status write_if_absent(std::string_view, std::string_view) {
-    return absl::UnimplementedError("w");
-  }
+  Status write_if_absent(std::string_view, std::string_view) { return absl::UnimplementedError("w"); }
   Status remove(std::string_view) { return absl::NotFoundError("remove"); }
   std::vector<Status> remove_batch(std::span<const std::string> paths) {
     return std::vector<Status>(paths.size(), absl::NotFoundError("remove"));
@@ -55,8 +53,8 @@ struct type_erased_list : minimal_storage {
 static_assert(Storage<type_erased_list>);
 
 // A generic lambda, the usual caller, is accepted by the models.
-static_assert(requires(memory_storage & s) { s.list("", [](const auto&) {}); });
-static_assert(requires(minimal_storage & s) { s.list("", [](const auto&) {}); });
+static_assert(requires(memory_storage& s) { s.list("", [](const auto&) {}); });
+static_assert(requires(minimal_storage& s) { s.list("", [](const auto&) {}); });
 
 // --- Near-misses: one requirement off each -------------------------------------
 // Derived members hide the base's, so each differs from minimal_storage in

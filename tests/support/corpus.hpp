@@ -80,7 +80,8 @@ class temp_dir {
 /// top-level folder). Skips the __MACOSX entries some zips carry.
 inline std::filesystem::path unzip_table(const std::string& name, const std::filesystem::path& into) {
   const auto zip = corpus_root() / (name + ".zip");
-  const std::string cmd = "unzip -q -o '" + zip.string() + "' -x '__MACOSX/*' -d '" + into.string() + "' >/dev/null 2>&1";
+  const std::string cmd =
+      "unzip -q -o '" + zip.string() + "' -x '__MACOSX/*' -d '" + into.string() + "' >/dev/null 2>&1";
   if (std::system(cmd.c_str()) != 0) std::abort();
   const auto leaf = std::filesystem::path(name).filename();
   return into / leaf;

@@ -74,7 +74,8 @@ inline std::uint64_t view_bytes(const TableView& v) {
 }
 
 // The runtime policy for one recommendation's hoodie.* lines.
-[[nodiscard]] inline StatusOr<config::runtime_cleaning_policy> policy_of(const std::map<std::string, std::string>& lines) {
+[[nodiscard]] inline StatusOr<config::runtime_cleaning_policy> policy_of(
+    const std::map<std::string, std::string>& lines) {
   config::Properties props(lines.begin(), lines.end());
   props["hoodie.clean.incremental.enabled"] = "false";  // the cost of the policy, not of one incremental window
   return config::from_properties(props);
@@ -85,8 +86,8 @@ inline std::uint64_t view_bytes(const TableView& v) {
 /// Builds the report: advice from the metadata, then each policy planned on
 /// the table for its cost.
 [[nodiscard]] inline StatusOr<AdviseReport> advise_report(Table& table, const AdviseOptions& o,
-                                            const std::optional<config::Properties>& current, std::int64_t now_ms,
-                                            bool show_progress = false) {
+                                                          const std::optional<config::Properties>& current,
+                                                          std::int64_t now_ms, bool show_progress = false) {
   AdviseReport r;
   r.path = table.path;
   const TableMetadata& md = table.metadata;
@@ -109,9 +110,12 @@ inline std::uint64_t view_bytes(const TableView& v) {
     const auto [name, retained] = std::visit(
         [](const auto& rule) -> std::pair<std::string, std::uint32_t> {
           using R = std::decay_t<decltype(rule)>;
-          if constexpr (std::is_same_v<R, keep_latest_commits>) return {R::hudi_name(), rule.commits};
-          else if constexpr (std::is_same_v<R, keep_by_hours>) return {R::hudi_name(), rule.hours};
-          else return {R::hudi_name(), rule.versions};
+          if constexpr (std::is_same_v<R, keep_latest_commits>)
+            return {R::hudi_name(), rule.commits};
+          else if constexpr (std::is_same_v<R, keep_by_hours>)
+            return {R::hudi_name(), rule.hours};
+          else
+            return {R::hudi_name(), rule.versions};
         },
         p.rule());
     r.current = protection_of(md, name, retained);

@@ -41,8 +41,9 @@ struct ParsedArgs {
 
 /// Parses `args` (after the command words). `flags` take no value;
 /// `options` take one each time they appear.
-[[nodiscard]] inline StatusOr<ParsedArgs> parse_args(std::span<const std::string> args, const std::set<std::string>& flags,
-                                       const std::set<std::string>& options) {
+[[nodiscard]] inline StatusOr<ParsedArgs> parse_args(std::span<const std::string> args,
+                                                     const std::set<std::string>& flags,
+                                                     const std::set<std::string>& options) {
   ParsedArgs out;
   bool options_done = false;
   for (std::size_t i = 0; i < args.size(); ++i) {

@@ -263,8 +263,8 @@ inline int run_plan_command(std::span<const std::string> args) {
 }
 
 inline int run_clean(std::span<const std::string> args) {
-  auto a = parse_args(args, {"--json", "--dry-run", "--execute", "--no-concurrent-writers"},
-                      {"--conf", "--props", "--now"});
+  auto a =
+      parse_args(args, {"--json", "--dry-run", "--execute", "--no-concurrent-writers"}, {"--conf", "--props", "--now"});
   if (!a.ok()) return detail::usage_error("clean", message_of(a.status()));
   if (a->help) {
     detail::print_out(std::string(kCleanHelp));
@@ -341,9 +341,9 @@ inline int run_clean(std::span<const std::string> args) {
     detail::print_out(j.str());
   } else {
     detail::print_out(fmt::format("{}lock: {}\n{}", to_text(*report), lock_text,
-                                  mdt_updated.empty() ? std::string()
-                                                      : fmt::format("metadata table: {} updated\n",
-                                                                    fmt::join(mdt_updated, ", "))));
+                                  mdt_updated.empty()
+                                      ? std::string()
+                                      : fmt::format("metadata table: {} updated\n", fmt::join(mdt_updated, ", "))));
   }
   return exit_ok;
 }

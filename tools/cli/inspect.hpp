@@ -39,7 +39,8 @@ struct InspectReport {
 };
 
 /// Builds the report for an opened table.
-[[nodiscard]] inline StatusOr<InspectReport> inspect(Table& table, std::optional<InstantTime> as_of, bool show_progress = false) {
+[[nodiscard]] inline StatusOr<InspectReport> inspect(Table& table, std::optional<InstantTime> as_of,
+                                                     bool show_progress = false) {
   InspectReport r;
   r.path = table.path;
   r.properties = table.journal->properties();
@@ -217,7 +218,8 @@ inline std::string inspect_text(const InspectReport& r) {
         appendln(out, "    uncommitted {} (instant {})", v.file_name(u.file), u.instant);
     }
     if (auto gap = r.listing_gaps.find(part.path); gap != r.listing_gaps.end()) {
-      appendln(out, "    warning: {}; `plan clean` skips this partition until a listing is complete", gap->second.reason);
+      appendln(out, "    warning: {}; `plan clean` skips this partition until a listing is complete",
+               gap->second.reason);
     }
   }
   return out;

@@ -175,10 +175,14 @@ inline int run_orphans(std::span<const std::string> args) {
   options.force = a->flag("--force");
   InventoryOptions inv_options;
   if (const std::string* m = a->last("--prefix-mismatch")) {
-    if (*m == "error") inv_options.prefix_mismatch = PrefixMismatchMode::error;
-    else if (*m == "ignore") inv_options.prefix_mismatch = PrefixMismatchMode::ignore;
-    else if (*m == "delete") inv_options.prefix_mismatch = PrefixMismatchMode::delete_;
-    else return usage(fmt::format("--prefix-mismatch '{}': expected error, ignore or delete", *m));
+    if (*m == "error")
+      inv_options.prefix_mismatch = PrefixMismatchMode::error;
+    else if (*m == "ignore")
+      inv_options.prefix_mismatch = PrefixMismatchMode::ignore;
+    else if (*m == "delete")
+      inv_options.prefix_mismatch = PrefixMismatchMode::delete_;
+    else
+      return usage(fmt::format("--prefix-mismatch '{}': expected error, ignore or delete", *m));
   }
   auto table = open_table(a->positional[0]);
   if (!table.ok()) return bad_input(table.status());
@@ -190,8 +194,7 @@ inline int run_orphans(std::span<const std::string> args) {
     if (!in) return bad_input(absl::NotFoundError(fmt::format("{}: cannot read the inventory", *inv)));
     std::stringstream text;
     text << in.rdbuf();
-    const std::string location =
-        a->last("--location") ? *a->last("--location") : detail::absolute_path_of(**table);
+    const std::string location = a->last("--location") ? *a->last("--location") : detail::absolute_path_of(**table);
     auto sweep = OrphanSweep::make((*table)->metadata, options, now);
     if (!sweep.ok()) return bad_input(sweep.status());
     InventoryMatcher matcher(location, inv_options);

@@ -70,8 +70,8 @@ inline std::string describe(const config::runtime_cleaning_policy& p) {
 
 /// Plans a clean of an opened table under `props`, as of wall-clock
 /// `now_ms` (which only KEEP_LATEST_BY_HOURS reads).
-[[nodiscard]] inline StatusOr<PlanReport> plan_clean_report(Table& table, const config::Properties& props, std::int64_t now_ms,
-                                              bool show_progress = false) {
+[[nodiscard]] inline StatusOr<PlanReport> plan_clean_report(Table& table, const config::Properties& props,
+                                                            std::int64_t now_ms, bool show_progress = false) {
   LAKEGC_ASSIGN_OR_RETURN(config::runtime_cleaning_policy policy, config::from_properties(props));
   PlanReport r;
   r.path = table.path;

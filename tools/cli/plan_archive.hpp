@@ -117,7 +117,7 @@ inline ArchiveMetadataTable read_metadata_table(Table& table) {
 
 /// Plans archival for an opened table.
 [[nodiscard]] inline StatusOr<ArchiveReport> plan_archive_report(Table& table, const config::Properties& props,
-                                                   bool show_progress = false) {
+                                                                 bool show_progress = false) {
   ArchiveReport r;
   r.path = table.path;
   LAKEGC_ASSIGN_OR_RETURN(r.settings, config::archive_from_properties(props));
@@ -127,7 +127,8 @@ inline ArchiveMetadataTable read_metadata_table(Table& table) {
   ArchiveContext ctx;
   ctx.merge_on_read = r.merge_on_read;
   const auto& parts = tp.metadata_partitions;
-  if (std::find(parts.begin(), parts.end(), "files") != parts.end()) ctx.metadata_table = detail::read_metadata_table(table);
+  if (std::find(parts.begin(), parts.end(), "files") != parts.end())
+    ctx.metadata_table = detail::read_metadata_table(table);
 
   const Instant* last_clean = nullptr;
   for (const Instant* c : md.timeline.cleans()) {
@@ -142,7 +143,8 @@ inline ArchiveMetadataTable read_metadata_table(Table& table) {
     if (plan.ok()) {
       facts.clean = last_clean->requested;
       facts.earliest_instant_to_retain = plan->earliest_instant_to_retain;
-      if (auto it = plan->extra_metadata.find("savepointed_timestamps"); it != plan->extra_metadata.end()) {
+      if (auto it = plan->extra_metadata.find(std::string(kSavepointedTimestampsKey));
+          it != plan->extra_metadata.end()) {
         facts.savepointed_timestamps = it->second;
       }
       ctx.last_clean_plan = &facts;
@@ -180,14 +182,15 @@ inline std::string archive_text(const ArchiveReport& r) {
   appendln(out, "timeline archival plan for {} (layout {}, {}; dry run: nothing is archived)", r.path,
            static_cast<int>(p.layout), r.merge_on_read ? "MERGE_ON_READ" : "COPY_ON_WRITE");
   appendln(out, "  keep: hoodie.keep.min.commits={} hoodie.keep.max.commits={}{}", s.min_commits, s.max_commits,
-           p.keep.raised ? fmt::format(" -> {}..{} (the cleaner's earliest commit to retain {} needs {})",
-                                       p.keep.min_keep, p.keep.max_keep, *p.keep.cleaner_ectr, *p.keep.needed_by_cleaner)
-                         : std::string());
+           p.keep.raised
+               ? fmt::format(" -> {}..{} (the cleaner's earliest commit to retain {} needs {})", p.keep.min_keep,
+                             p.keep.max_keep, *p.keep.cleaner_ectr, *p.keep.needed_by_cleaner)
+               : std::string());
   appendln(out, "  {} completed commit(s) on the active timeline", p.completed_commits);
   for (const auto& why : p.noop_reasons) appendln(out, "  nothing is archived: {}", why);
   for (const auto& b : p.bounds) {
-    appendln(out, "  bound {}: {}{}", to_string(b.rule), b.at ? fmt::format("nothing at or after {}: ", *b.at) : "nothing: ",
-             b.why);
+    appendln(out, "  bound {}: {}{}", to_string(b.rule),
+             b.at ? fmt::format("nothing at or after {}: ", *b.at) : "nothing: ", b.why);
   }
   for (const auto& n : p.notes) appendln(out, "  note: {}", n);
   out += '\n';
@@ -200,7 +203,8 @@ inline std::string archive_text(const ArchiveReport& r) {
   if (!p.kept.empty()) {
     out += '\n';
     appendln(out, "kept (the count rule alone would archive them):");
-    for (const auto& k : p.kept) appendln(out, "  {}: {}", detail::instant_label(k.instant), detail::reasons_text(k.reasons));
+    for (const auto& k : p.kept)
+      appendln(out, "  {}: {}", detail::instant_label(k.instant), detail::reasons_text(k.reasons));
   }
   return out;
 }

@@ -64,8 +64,8 @@ struct TtlReport {
 
 /// Plans TTL for an opened table as of `ttl_instant`.
 [[nodiscard]] inline StatusOr<TtlReport> plan_ttl_report(Table& table, const config::Properties& props,
-                                           const InstantTime& ttl_instant, bool show_progress = false,
-                                           TableView* view_out = nullptr) {
+                                                         const InstantTime& ttl_instant, bool show_progress = false,
+                                                         TableView* view_out = nullptr) {
   LAKEGC_ASSIGN_OR_RETURN(TtlSettings settings, config::ttl_from_properties(props));
   const TableMetadata& md = table.metadata;
   LAKEGC_ASSIGN_OR_RETURN(TableView view, list_view(table, md, show_progress));
@@ -88,7 +88,9 @@ struct TtlReport {
 
 namespace detail {
 
-inline std::string days_text(std::int64_t ms) { return fmt::format("{:.1f} days", static_cast<double>(ms) / 86'400'000.0); }
+inline std::string days_text(std::int64_t ms) {
+  return fmt::format("{:.1f} days", static_cast<double>(ms) / 86'400'000.0);
+}
 
 inline std::string ttl_partition_line(const TtlPlan& p, const TtlPartition& tp) {
   const std::string_view ref_name = p.strategy == TtlStrategy::keep_by_time ? "last commit" : "created";
@@ -122,12 +124,16 @@ inline std::string ttl_text(const TtlReport& r, std::string_view mode = "dry run
   for (const auto& why : p.noop_reasons) appendln(out, "  nothing expires: {}", why);
   for (const auto& w : p.warnings) appendln(out, "  warning: {}", w);
   for (const auto& t : p.blocking_table_services) {
-    appendln(out, "  blocked: pending compaction {} touches an expired partition; Hudi's run deletes nothing until it "
-                  "completes", t);
+    appendln(out,
+             "  blocked: pending compaction {} touches an expired partition; Hudi's run deletes nothing until it "
+             "completes",
+             t);
   }
   for (const auto& t : p.pending_clusterings) {
-    appendln(out, "  note: pending clustering/replacecommit {}: if it touches an expired partition Hudi's run deletes "
-                  "nothing (lakegc does not read its file groups yet)", t);
+    appendln(out,
+             "  note: pending clustering/replacecommit {}: if it touches an expired partition Hudi's run deletes "
+             "nothing (lakegc does not read its file groups yet)",
+             t);
   }
   if (!p.order_exact) {
     appendln(out, "  note: which partitions a capped run takes may differ from Hudi's ({})", p.order_note);

@@ -97,7 +97,8 @@ inline std::string text_of(const hudi::RollbackRunReport& r, bool executed, Fail
       for (const auto& f : a.files) bytes += f.size;
       out += fmt::format("roll back {} {} ({}): {} file(s), {} bytes\n", to_string(a.action), a.instant, a.reason,
                          a.files.size(), bytes);
-      for (const auto& f : a.files) out += fmt::format("  delete {} ({} bytes)\n", join_path(f.partition, f.name), f.size);
+      for (const auto& f : a.files)
+        out += fmt::format("  delete {} ({} bytes)\n", join_path(f.partition, f.name), f.size);
       for (const auto& f : a.kept_files) {
         out += fmt::format("  keep   {} (a log file it appended to)\n", join_path(f.partition, f.name));
       }
@@ -234,8 +235,8 @@ inline int run_rollback(std::span<const std::string> args) {
   if (execute) {
     if (auto why = detail::execute_refusal(**table)) return refuse(*why);
   }
-  const bool has_mdt = !tp.metadata_partitions.empty() ||
-                       (*table)->storage->stat(".hoodie/metadata/.hoodie/hoodie.properties").ok();
+  const bool has_mdt =
+      !tp.metadata_partitions.empty() || (*table)->storage->stat(".hoodie/metadata/.hoodie/hoodie.properties").ok();
   // Plans carry absolute paths, as Hudi's do: a Hudi writer that finishes
   // a pending rollback resolves them from its own working directory.
   const std::string abs_path = detail::absolute_path_of(**table);

@@ -78,7 +78,9 @@ class progress_storage {
   }
   [[nodiscard]] StatusOr<FileInfo> stat(std::string_view path) { return inner_->stat(path); }
   [[nodiscard]] StatusOr<std::string> read(std::string_view path) { return inner_->read(path); }
-  [[nodiscard]] Status write_if_absent(std::string_view path, std::string_view bytes) { return inner_->write_if_absent(path, bytes); }
+  [[nodiscard]] Status write_if_absent(std::string_view path, std::string_view bytes) {
+    return inner_->write_if_absent(path, bytes);
+  }
   [[nodiscard]] Status remove(std::string_view path) { return inner_->remove(path); }
   std::vector<Status> remove_batch(std::span<const std::string> paths) { return inner_->remove_batch(paths); }
 

@@ -182,9 +182,10 @@ inline std::optional<std::string> execute_refusal(const Table& table) {
     return fmt::format("table version {} is newer than lakegc knows (9); nothing was deleted", p.version);
   }
   if (p.bootstrap_base_path) {
-    return fmt::format("a bootstrap table (hoodie.bootstrap.base.path={}): lakegc does not clean bootstrap source "
-                       "files; nothing was deleted",
-                       *p.bootstrap_base_path);
+    return fmt::format(
+        "a bootstrap table (hoodie.bootstrap.base.path={}): lakegc does not clean bootstrap source "
+        "files; nothing was deleted",
+        *p.bootstrap_base_path);
   }
   return std::nullopt;
 }

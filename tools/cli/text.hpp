@@ -12,20 +12,11 @@
 
 #include <fmt/format.h>
 
+#include "lakegc/core/human_bytes.hpp"
+
 namespace lakegc::cli {
 
-/// "512 B", "430.9 KiB", "1.2 GiB".
-inline std::string human_bytes(std::uint64_t n) {
-  constexpr std::string_view units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  if (n < 1024) return fmt::format("{} B", n);
-  double v = static_cast<double>(n);
-  std::size_t u = 0;
-  while (v >= 1024.0 && u + 1 < std::size(units)) {
-    v /= 1024.0;
-    ++u;
-  }
-  return fmt::format("{:.1f} {}", v, units[u]);
-}
+using lakegc::human_bytes;
 
 /// Appends one formatted line to `out`.
 template <typename... Args>

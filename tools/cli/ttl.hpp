@@ -81,7 +81,8 @@ inline std::string ttl_execution_text(const hudi::TtlExecution& e, const std::st
              e.commit.partition_to_replace_file_ids.size(),
              e.commit.partition_to_replace_file_ids.size() == 1 ? "" : "s");
     for (const auto& [p, ids] : e.commit.partition_to_replace_file_ids) {
-      appendln(out, "  {}: {}", partition_label(p), ids.empty() ? std::string("(no file group)") : fmt::format("{}", fmt::join(ids, ", ")));
+      appendln(out, "  {}: {}", partition_label(p),
+               ids.empty() ? std::string("(no file group)") : fmt::format("{}", fmt::join(ids, ", ")));
     }
     appendln(out, "no file was deleted: the cleaner removes the replaced file groups, then the emptied partitions");
   }
@@ -142,10 +143,10 @@ inline int run_ttl(std::span<const std::string> args) {
   if (auto why = detail::execute_refusal(**table)) return refuse(*why);
   const hudi::TableProperties& tprops = (*table)->journal->properties();
   if (!tprops.metadata_partitions.empty()) {
-    return refuse(fmt::format(
-        "the table has a metadata table ({}); lakegc does not write the metadata table's DELETE_PARTITION "
-        "records yet, so nothing was written (run Hudi's TTL: HoodieTTLJob or hoodie.partition.ttl.inline)",
-        fmt::join(tprops.metadata_partitions, ", ")));
+    return refuse(
+        fmt::format("the table has a metadata table ({}); lakegc does not write the metadata table's DELETE_PARTITION "
+                    "records yet, so nothing was written (run Hudi's TTL: HoodieTTLJob or hoodie.partition.ttl.inline)",
+                    fmt::join(tprops.metadata_partitions, ", ")));
   }
   auto lock_settings = hudi::lock_settings(props, detail::absolute_path_of(**table));
   if (!lock_settings.ok()) return detail::input_error(lock_settings.status());

@@ -23,8 +23,7 @@ struct DurationUnit {
   char suffix;
   std::int64_t ms;
 };
-inline constexpr DurationUnit kDurationUnits[] = {
-    {'d', 86'400'000}, {'h', 3'600'000}, {'m', 60'000}, {'s', 1'000}};
+inline constexpr DurationUnit kDurationUnits[] = {{'d', 86'400'000}, {'h', 3'600'000}, {'m', 60'000}, {'s', 1'000}};
 }  // namespace detail
 
 /// Parses one or more `<whole number><unit>` terms, units d, h, m, s, each

@@ -39,8 +39,8 @@ enum class State : std::uint8_t { requested, inflight, completed };
 
 namespace detail {
 inline constexpr std::array<std::string_view, 12> kActionNames = {
-    "commit",  "deltacommit", "replacecommit", "clustering", "compaction", "logcompaction",
-    "clean",   "rollback",    "savepoint",     "restore",    "indexing",   "schemacommit"};
+    "commit", "deltacommit", "replacecommit", "clustering", "compaction", "logcompaction",
+    "clean",  "rollback",    "savepoint",     "restore",    "indexing",   "schemacommit"};
 inline constexpr std::array<std::string_view, 3> kStateNames = {"requested", "inflight", "completed"};
 }  // namespace detail
 
@@ -65,8 +65,7 @@ constexpr bool is_commit_action(Action a) noexcept {
 /// the table services that write files (compaction, log compaction,
 /// clustering). Their pending instants clamp the cleaner's boundary.
 constexpr bool is_write_action(Action a) noexcept {
-  return is_commit_action(a) || a == Action::compaction || a == Action::logcompaction ||
-         a == Action::clustering;
+  return is_commit_action(a) || a == Action::compaction || a == Action::logcompaction || a == Action::clustering;
 }
 
 struct Instant {
@@ -92,8 +91,7 @@ template <>
 struct fmt::formatter<lakegc::Instant> : fmt::formatter<std::string_view> {
   template <typename FormatContext>
   auto format(const lakegc::Instant& i, FormatContext& ctx) const {
-    std::string s = fmt::format("{}{}.{} [{}]", i.requested,
-                                i.completed ? "_" + i.completed->str() : std::string(),
+    std::string s = fmt::format("{}{}.{} [{}]", i.requested, i.completed ? "_" + i.completed->str() : std::string(),
                                 lakegc::to_string(i.action), lakegc::to_string(i.state));
     return fmt::formatter<std::string_view>::format(s, ctx);
   }

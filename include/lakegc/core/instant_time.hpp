@@ -40,16 +40,15 @@ class InstantTime {
   /// text.
   [[nodiscard]] static StatusOr<InstantTime> parse(std::string_view text) {
     if (text.size() != 14 && text.size() != 17 && text.size() != 20) {
-      return absl::InvalidArgumentError(fmt::format(
-          "invalid instant time '{}': expected 14, 17 or 20 digits (yyyyMMddHHmmss[SSS])", text));
+      return absl::InvalidArgumentError(
+          fmt::format("invalid instant time '{}': expected 14, 17 or 20 digits (yyyyMMddHHmmss[SSS])", text));
     }
     std::uint64_t head = 0;
     std::uint16_t suffix = 0;
     for (std::size_t i = 0; i < text.size(); ++i) {
       const char c = text[i];
       if (c < '0' || c > '9') {
-        return absl::InvalidArgumentError(
-            fmt::format("invalid instant time '{}': non-digit at position {}", text, i));
+        return absl::InvalidArgumentError(fmt::format("invalid instant time '{}': non-digit at position {}", text, i));
       }
       if (i < 17) {
         head = head * 10 + static_cast<std::uint64_t>(c - '0');
@@ -93,14 +92,19 @@ class InstantTime {
     std::uint64_t v = head_;
     const auto ms = static_cast<std::int64_t>(digits_ == 14 ? 999 : v % 1000);
     v /= 1000;
-    const auto second = static_cast<int>(v % 100); v /= 100;
-    const auto minute = static_cast<int>(v % 100); v /= 100;
-    const auto hour = static_cast<int>(v % 100); v /= 100;
-    const auto day = static_cast<int>(v % 100); v /= 100;
-    const auto month = static_cast<int>(v % 100); v /= 100;
+    const auto second = static_cast<int>(v % 100);
+    v /= 100;
+    const auto minute = static_cast<int>(v % 100);
+    v /= 100;
+    const auto hour = static_cast<int>(v % 100);
+    v /= 100;
+    const auto day = static_cast<int>(v % 100);
+    v /= 100;
+    const auto month = static_cast<int>(v % 100);
+    v /= 100;
     const auto year = static_cast<std::int64_t>(v);
-    if (digits_ == 0 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 ||
-        second > 59 || year < 1) {
+    if (digits_ == 0 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59 ||
+        year < 1) {
       return absl::InvalidArgumentError(fmt::format("instant '{}' is not a date", str()));
     }
     const absl::CivilSecond cs(year, month, day, hour, minute, second);
@@ -140,8 +144,7 @@ class InstantTime {
   friend constexpr bool operator==(const InstantTime&, const InstantTime&) = default;
   friend constexpr std::strong_ordering operator<=>(const InstantTime& a, const InstantTime& b) noexcept {
     if (auto c = a.head_ <=> b.head_; c != 0) return c;
-    if (auto c = a.digits_ == 0 || b.digits_ == 0 ? (a.digits_ != 0) <=> (b.digits_ != 0)
-                                                  : std::strong_ordering::equal;
+    if (auto c = a.digits_ == 0 || b.digits_ == 0 ? (a.digits_ != 0) <=> (b.digits_ != 0) : std::strong_ordering::equal;
         c != 0) {
       return c;
     }

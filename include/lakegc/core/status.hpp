@@ -48,10 +48,10 @@ inline std::string_view message_of(const Status& s) noexcept { return detail::to
 
 /// Evaluates `expr` (an absl::Status) and returns it from the enclosing
 /// function when it is not OK.
-#define LAKEGC_RETURN_IF_ERROR(expr)                     \
-  do {                                                   \
-    ::absl::Status lakegc_status_ = (expr);              \
-    if (!lakegc_status_.ok()) return lakegc_status_;     \
+#define LAKEGC_RETURN_IF_ERROR(expr)                 \
+  do {                                               \
+    ::absl::Status lakegc_status_ = (expr);          \
+    if (!lakegc_status_.ok()) return lakegc_status_; \
   } while (false)
 
 /// `LAKEGC_ASSIGN_OR_RETURN(auto x, f());` assigns the value of an

@@ -34,8 +34,8 @@ struct WrittenFile {
 /// Metadata of one completed (or in-flight) write instant.
 struct CommitInfo {
   std::vector<std::string> partitions_written;  // sorted, unique
-  std::vector<ReplacedGroup> replaced;           // replacecommits only
-  std::vector<WrittenFile> files;                // files the write created
+  std::vector<ReplacedGroup> replaced;          // replacecommits only
+  std::vector<WrittenFile> files;               // files the write created
 };
 
 struct SavepointInfo {

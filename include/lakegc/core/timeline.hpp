@@ -190,10 +190,9 @@ class Timeline {
       if (i.action == Action::savepoint) savepoint_times_.push_back(i.requested);
     }
     completed_commits_by_completion_ = completed_commits_;
-    std::stable_sort(completed_commits_by_completion_.begin(), completed_commits_by_completion_.end(),
-                     [](const Instant* a, const Instant* b) {
-                       return a->completion_or_requested() < b->completion_or_requested();
-                     });
+    std::stable_sort(
+        completed_commits_by_completion_.begin(), completed_commits_by_completion_.end(),
+        [](const Instant* a, const Instant* b) { return a->completion_or_requested() < b->completion_or_requested(); });
   }
 
   std::vector<Instant> instants_;
@@ -203,7 +202,7 @@ class Timeline {
   std::vector<const Instant*> pending_writes_;
   std::vector<const Instant*> savepoints_;
   std::vector<const Instant*> cleans_;
-  std::vector<const Instant*> writes_;    // write instants in any state
+  std::vector<const Instant*> writes_;        // write instants in any state
   std::vector<InstantTime> savepoint_times_;  // savepoint instants in any state, ascending
   std::optional<InstantTime> write_start_;
 };

@@ -59,8 +59,8 @@ struct CleanOutcome {
 };
 
 template <Storage S, Journal J>
-[[nodiscard]] StatusOr<CleanOutcome> execute_clean(S& storage, J& journal, const InstantTime& instant, const CleanPlan& plan,
-                                     const ExecuteOptions& options = {}) {
+[[nodiscard]] StatusOr<CleanOutcome> execute_clean(S& storage, J& journal, const InstantTime& instant,
+                                                   const CleanPlan& plan, const ExecuteOptions& options = {}) {
   CleanOutcome out;
   out.instant = instant;
   // Check every path before the first delete (and before the clean goes
@@ -71,10 +71,11 @@ template <Storage S, Journal J>
       // the root partition "", `.hoodie/hoodie.properties` would otherwise
       // pass the root check.
       if (f.name.find('/') != std::string::npos) {
-        return absl::InvalidArgumentError(fmt::format("clean {}: partition '{}' names '{}', a path, not a file name",
-                                                      instant, partition, f.name));
+        return absl::InvalidArgumentError(
+            fmt::format("clean {}: partition '{}' names '{}', a path, not a file name", instant, partition, f.name));
       }
-      LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(join_path(partition, f.name), fmt::format("clean {}", instant)));
+      LAKEGC_RETURN_IF_ERROR(
+          detail::check_relative_path(join_path(partition, f.name), fmt::format("clean {}", instant)));
     }
   }
   for (const std::string& partition : plan.partitions_to_be_deleted) {
@@ -126,8 +127,8 @@ template <Storage S, Journal J>
             result.success.push_back(batch_files[i]->name);
             continue;
           }
-          return annotate(st, fmt::format("clean {} could not delete '{}' (the clean stays inflight)", instant,
-                                          batch[i]));
+          return annotate(st,
+                          fmt::format("clean {} could not delete '{}' (the clean stays inflight)", instant, batch[i]));
         }
       }
       progress.files_done += batch.size();
@@ -176,8 +177,8 @@ template <Storage S, Journal J>
   TableLockHold hold(options.lock);
   LAKEGC_RETURN_IF_ERROR(annotate(hold.status(), fmt::format("clean {}: taking the table lock to complete", instant)));
   if (options.before_complete) {
-    LAKEGC_RETURN_IF_ERROR(annotate(options.before_complete(instant, md),
-                                    fmt::format("clean {} (the clean stays inflight)", instant)));
+    LAKEGC_RETURN_IF_ERROR(
+        annotate(options.before_complete(instant, md), fmt::format("clean {} (the clean stays inflight)", instant)));
   }
   LAKEGC_RETURN_IF_ERROR(annotate(journal.complete_clean(instant, md), fmt::format("clean {}", instant)));
   LAKEGC_RETURN_IF_ERROR(annotate(hold.release(), fmt::format("clean {}: releasing the table lock", instant)));

@@ -21,6 +21,7 @@
 
 #include <fmt/format.h>
 
+#include "lakegc/core/human_bytes.hpp"
 #include "lakegc/core/json_writer.hpp"
 #include "lakegc/exec/clean_service.hpp"
 
@@ -34,13 +35,6 @@ void for_each_clean(const CleanRunReport& r, F&& f) {
   if (r.executed) f(*r.executed, /*resumed=*/false);
 }
 
-inline std::string human_bytes(std::uint64_t n) {
-  if (n < 1024) return fmt::format("{} B", n);
-  if (n < (1ULL << 20)) return fmt::format("{:.1f} KiB", static_cast<double>(n) / 1024);
-  if (n < (1ULL << 30)) return fmt::format("{:.1f} MiB", static_cast<double>(n) / (1 << 20));
-  return fmt::format("{:.2f} GiB", static_cast<double>(n) / (1ULL << 30));
-}
-
 }  // namespace detail
 
 /// One line per clean, then a total; or why nothing ran.
@@ -48,16 +42,17 @@ inline std::string to_text(const CleanRunReport& r) {
   std::string out;
   detail::for_each_clean(r, [&](const CleanOutcome& o, bool resumed) {
     const CompletedClean& m = o.metadata;
-    out += fmt::format("clean {}{}: {} file(s), {} deleted ({} already gone), {} partition(s) removed; "
-                       "earliest commit to retain {}\n",
-                       o.instant, resumed ? " (resumed)" : "", o.files_deleted + o.files_already_gone,
-                       detail::human_bytes(o.bytes_deleted), o.files_already_gone, o.partitions_deleted,
-                       m.earliest_commit_to_retain ? m.earliest_commit_to_retain->str() : std::string("none"));
+    out += fmt::format(
+        "clean {}{}: {} file(s), {} deleted ({} already gone), {} partition(s) removed; "
+        "earliest commit to retain {}\n",
+        o.instant, resumed ? " (resumed)" : "", o.files_deleted + o.files_already_gone, human_bytes(o.bytes_deleted),
+        o.files_already_gone, o.partitions_deleted,
+        m.earliest_commit_to_retain ? m.earliest_commit_to_retain->str() : std::string("none"));
   });
   if (!r.executed && !r.skipped_reason.empty()) out += fmt::format("no clean: {}\n", r.skipped_reason);
   out += fmt::format("scope: {}{}\n", to_string(r.scope.kind),
                      r.scope.fallback_reason.empty() ? std::string() : " (" + r.scope.fallback_reason + ")");
-  out += fmt::format("reclaimed {} file(s), {}\n", r.files_deleted(), detail::human_bytes(r.bytes_deleted()));
+  out += fmt::format("reclaimed {} file(s), {}\n", r.files_deleted(), human_bytes(r.bytes_deleted()));
   return out;
 }
 

@@ -54,7 +54,7 @@ inline InstantTime allocate_instant(const TableMetadata& md, std::int64_t now_ms
 /// Finishes pending cleans. Returns what each did.
 template <Storage S, Journal J>
 [[nodiscard]] StatusOr<std::vector<CleanOutcome>> finish_pending_cleans(S& storage, J& journal, const TableMetadata& md,
-                                                          const ExecuteOptions& options = {}) {
+                                                                        const ExecuteOptions& options = {}) {
   std::vector<CleanOutcome> done;
   for (const Instant* c : md.timeline.cleans()) {
     if (c->is_completed()) continue;
@@ -67,7 +67,7 @@ template <Storage S, Journal J>
 
 template <Storage S, Journal J, CleaningPolicy P>
 [[nodiscard]] StatusOr<CleanRunReport> run_clean(S& storage, J& journal, const P& policy, const CleanContext& ctx,
-                                   const ExecuteOptions& options = {}) {
+                                                 const ExecuteOptions& options = {}) {
   CleanRunReport report;
   LAKEGC_ASSIGN_OR_RETURN(TableMetadata md, journal.load());
   LAKEGC_ASSIGN_OR_RETURN(report.finished_pending, finish_pending_cleans(storage, journal, md, options));
@@ -75,8 +75,9 @@ template <Storage S, Journal J, CleaningPolicy P>
     // Hudi schedules a new clean only when none was pending, unless
     // hoodie.clean.multiple.enabled (docs/hudi-rules.md §8).
     if (!policy.scope().allow_multiple_cleans) {
-      report.skipped_reason = "a pending clean was finished; no other is scheduled in the same run "
-                              "(hoodie.clean.multiple.enabled=false)";
+      report.skipped_reason =
+          "a pending clean was finished; no other is scheduled in the same run "
+          "(hoodie.clean.multiple.enabled=false)";
       return report;
     }
     LAKEGC_ASSIGN_OR_RETURN(md, journal.load());

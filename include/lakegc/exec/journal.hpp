@@ -43,24 +43,16 @@ concept Journal = requires(J& j, const InstantTime& t, const CleanPlan& p, const
   { j.complete_clean(t, m) } -> std::same_as<Status>;
 };
 
-/// The CleanRecord that incremental cleaning reads from a clean's metadata.
-inline CleanRecord clean_record_of(const CompletedClean& m) {
+/// The CleanRecord that incremental cleaning reads from a clean's metadata
+/// (hudi::journal reads the same fields from Hudi's form, by the same rules).
+[[nodiscard]] inline StatusOr<CleanRecord> clean_record_of(const CompletedClean& m, std::string_view where) {
   CleanRecord r;
   r.instant = m.start_clean_time;
   r.earliest_commit_to_retain = m.earliest_commit_to_retain;
   r.last_completed_commit = m.last_completed_commit_timestamp;
   r.lease_vetoed_partitions = lease_vetoed_partitions_of(m.extra_metadata);
   r.listing_skipped_partitions = partitions_recorded_under(m.extra_metadata, kListingSkippedPartitionsKey);
-  if (auto it = m.extra_metadata.find("savepointed_timestamps"); it != m.extra_metadata.end()) {
-    std::string_view s = it->second;
-    while (!s.empty()) {
-      const auto comma = s.find(',');
-      auto t = InstantTime::parse(s.substr(0, comma));
-      if (t.ok()) r.savepointed_timestamps.push_back(*t);
-      if (comma == std::string_view::npos) break;
-      s.remove_prefix(comma + 1);
-    }
-  }
+  LAKEGC_ASSIGN_OR_RETURN(r.savepointed_timestamps, savepointed_timestamps_of(m.extra_metadata, where));
   return r;
 }
 

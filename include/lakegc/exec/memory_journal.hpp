@@ -79,7 +79,8 @@ class memory_journal {
     return absl::OkStatus();
   }
   /// Schedules a compaction (or log compaction) with its operations.
-  [[nodiscard]] Status schedule_compaction(const InstantTime& t, std::vector<PendingCompactionSlice> ops, bool log_compaction = false) {
+  [[nodiscard]] Status schedule_compaction(const InstantTime& t, std::vector<PendingCompactionSlice> ops,
+                                           bool log_compaction = false) {
     LAKEGC_RETURN_IF_ERROR(begin(t, log_compaction ? Action::logcompaction : Action::compaction));
     for (auto& op : ops) op.compaction_instant = t;
     compactions_[t] = std::move(ops);
@@ -165,7 +166,8 @@ class memory_journal {
     if (with_archive) md.archived_completions = archived_completions_;
     for (auto it = clean_metadata_.rbegin(); it != clean_metadata_.rend(); ++it) {
       if (instants_.contains(it->first)) {
-        md.last_completed_clean = clean_record_of(it->second);
+        // complete_clean checked it, so it reads.
+        md.last_completed_clean = *clean_record_of(it->second, fmt::format("clean {}", it->first));
         break;
       }
     }
@@ -192,6 +194,9 @@ class memory_journal {
   [[nodiscard]] Status complete_clean(const InstantTime& t, const CompletedClean& m) {
     LAKEGC_RETURN_IF_ERROR(step("complete_clean"));
     LAKEGC_ASSIGN_OR_RETURN(Instant * i, find_pending(t));
+    // What md() reads back must read: refused here, as hudi::journal refuses
+    // it when it reads the file.
+    LAKEGC_RETURN_IF_ERROR(clean_record_of(m, fmt::format("clean {}", t)).status());
     i->state = State::completed;
     i->completed = t;
     clean_metadata_[t] = m;

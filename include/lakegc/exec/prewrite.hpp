@@ -31,8 +31,9 @@ struct PrewriteReport {
 };
 
 template <Storage S, RollbackJournal J, CleaningPolicy P>
-[[nodiscard]] StatusOr<PrewriteReport> before_write(S& storage, J& journal, const P& policy, const WriteMaintenance& settings,
-                                      const InstantTime& starting, const CleanContext& ctx) {
+[[nodiscard]] StatusOr<PrewriteReport> before_write(S& storage, J& journal, const P& policy,
+                                                    const WriteMaintenance& settings, const InstantTime& starting,
+                                                    const CleanContext& ctx) {
   PrewriteReport report;
   const FailedWritesPolicy failed_writes = settings.failed_writes_policy();  // LAZY under multi-writer modes
   const bool roll_back = failed_writes == FailedWritesPolicy::eager ||

@@ -105,8 +105,8 @@ inline std::optional<std::uint64_t> archive_number(std::string_view name) {
   if (s == "REQUESTED") return State::requested;
   if (s == "INFLIGHT") return State::inflight;
   if (s == "COMPLETED") return State::completed;
-  return absl::DataLossError(fmt::format("actionState '{}' is not REQUESTED, INFLIGHT or COMPLETED",
-                                         s.value_or(state.kind_name())));
+  return absl::DataLossError(
+      fmt::format("actionState '{}' is not REQUESTED, INFLIGHT or COMPLETED", s.value_or(state.kind_name())));
 }
 
 [[nodiscard]] inline Status add_entry(const avro::datum& e, archived_timeline& out) {

@@ -157,9 +157,9 @@ inline datum string_list_map(const std::map<std::string, std::vector<std::string
     datum instant = datum::make_record("org.apache.hudi.avro.model.HoodieActionInstant");
     instant.add("timestamp", string_datum(*plan.earliest_instant_to_retain));
     instant.add("action", string_datum(plan.earliest_instant_to_retain_action));
-    instant.add("state", string_datum(plan.earliest_instant_to_retain_state.empty()
-                                          ? std::string("COMPLETED")
-                                          : plan.earliest_instant_to_retain_state));
+    instant.add("state",
+                string_datum(plan.earliest_instant_to_retain_state.empty() ? std::string("COMPLETED")
+                                                                           : plan.earliest_instant_to_retain_state));
     rec.add("earliestInstantToRetain", std::move(instant));
   }
   rec.add("lastCompletedCommitTimestamp", string_datum(plan.last_completed_commit_timestamp));

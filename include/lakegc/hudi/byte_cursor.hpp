@@ -47,8 +47,8 @@ class byte_cursor {
   /// The next `n` bytes.
   [[nodiscard]] Status take(std::size_t n, std::string_view& out, std::string_view what) {
     if (n > remaining()) {
-      return absl::DataLossError(fmt::format("truncated at byte {} reading {} ({} bytes needed, {} left)", offset(),
-                                             what, n, remaining()));
+      return absl::DataLossError(
+          fmt::format("truncated at byte {} reading {} ({} bytes needed, {} left)", offset(), what, n, remaining()));
     }
     out = data_.substr(pos_, n);
     pos_ += n;

@@ -40,7 +40,8 @@ inline constexpr std::string_view kMarkerDir = ".hoodie/.temp";
 [[nodiscard]] inline StatusOr<WrittenFile> parse_marker(std::string_view marker, std::string_view where) {
   static constexpr std::string_view kInfix = ".marker.";
   const auto at = marker.rfind(kInfix);
-  const std::string_view io_type = at == std::string_view::npos ? std::string_view() : marker.substr(at + kInfix.size());
+  const std::string_view io_type =
+      at == std::string_view::npos ? std::string_view() : marker.substr(at + kInfix.size());
   if (io_type != "CREATE" && io_type != "MERGE" && io_type != "APPEND") {
     return absl::DataLossError(
         fmt::format("{}: marker '{}' is not <partition>/<file>.marker.<CREATE|MERGE|APPEND>", where, marker));
@@ -68,11 +69,14 @@ template <Storage S>
   std::map<InstantTime, std::int64_t> out;
   ListOptions opts;
   opts.recursive = false;
-  const Status st = storage.list(std::string(kHeartbeatDir), [&](const FileEntry& e) {
-    const auto slash = e.path.rfind('/');
-    // Other names (.crc files of Hadoop file systems) are not heartbeats.
-    if (auto t = InstantTime::parse(e.path.substr(slash + 1)); t.ok()) out[*t] = e.mtime_ms;
-  }, opts);
+  const Status st = storage.list(
+      std::string(kHeartbeatDir),
+      [&](const FileEntry& e) {
+        const auto slash = e.path.rfind('/');
+        // Other names (.crc files of Hadoop file systems) are not heartbeats.
+        if (auto t = InstantTime::parse(e.path.substr(slash + 1)); t.ok()) out[*t] = e.mtime_ms;
+      },
+      opts);
   if (absl::IsNotFound(st)) return out;
   if (!st.ok()) return annotate(st, fmt::format("listing {}", kHeartbeatDir));
   return out;
@@ -121,8 +125,9 @@ template <Storage S>
   }
   auto key = [](const WrittenFile& f) { return std::tie(f.partition, f.name); };
   std::sort(out.begin(), out.end(), [&](const WrittenFile& a, const WrittenFile& b) { return key(a) < key(b); });
-  out.erase(std::unique(out.begin(), out.end(), [&](const WrittenFile& a, const WrittenFile& b) { return key(a) == key(b); }),
-            out.end());
+  out.erase(
+      std::unique(out.begin(), out.end(), [&](const WrittenFile& a, const WrittenFile& b) { return key(a) == key(b); }),
+      out.end());
   return out;
 }
 

@@ -43,11 +43,11 @@ enum class LockProviderKind : std::uint8_t { none, file_system, other };
 
 struct LockSettings {
   LockProviderKind kind = LockProviderKind::none;
-  std::string provider_class;            // hoodie.write.lock.provider, as given
+  std::string provider_class;              // hoodie.write.lock.provider, as given
   std::string lock_file = ".hoodie/lock";  // relative to the table root
-  std::int64_t expire_minutes = 0;       // hoodie.write.lock.filesystem.expire
-  std::int64_t retry_wait_ms = 1000;     // hoodie.write.lock.wait_time_ms_between_retry
-  std::int64_t num_retries = 15;         // hoodie.write.lock.num_retries
+  std::int64_t expire_minutes = 0;         // hoodie.write.lock.filesystem.expire
+  std::int64_t retry_wait_ms = 1000;       // hoodie.write.lock.wait_time_ms_between_retry
+  std::int64_t num_retries = 15;           // hoodie.write.lock.num_retries
   ConcurrencyMode concurrency = ConcurrencyMode::single_writer;
 };
 
@@ -71,9 +71,9 @@ struct LockSettings {
     } else if (d.size() > base.size() && d.substr(0, base.size()) == base && d[base.size()] == '/') {
       s.lock_file = fmt::format("{}/lock", d.substr(base.size() + 1));
     } else {
-      return absl::InvalidArgumentError(fmt::format(
-          "{}={}: the lock folder is outside the table at {}; lakegc takes the lock only inside the table", dir->first,
-          dir->second, base_path));
+      return absl::InvalidArgumentError(
+          fmt::format("{}={}: the lock folder is outside the table at {}; lakegc takes the lock only inside the table",
+                      dir->first, dir->second, base_path));
     }
   }
   if (auto e = keys.get("hoodie.write.lock.filesystem.expire")) {
@@ -109,8 +109,8 @@ TableLock file_system_lock(S& storage, const LockSettings& settings, LockClock c
       if (attempt > 0) clock.sleep_ms(settings.retry_wait_ms);
       auto held = storage.stat(settings.lock_file);
       if (held.ok()) {
-        const bool expired = settings.expire_minutes > 0 &&
-                             clock.now_ms() - held->mtime_ms > settings.expire_minutes * 60'000;
+        const bool expired =
+            settings.expire_minutes > 0 && clock.now_ms() - held->mtime_ms > settings.expire_minutes * 60'000;
         if (!expired) {
           auto text = storage.read(settings.lock_file);
           holder = text.ok() ? *text : std::string("(unreadable)");
@@ -130,9 +130,9 @@ TableLock file_system_lock(S& storage, const LockSettings& settings, LockClock c
       if (st.ok()) return Status();
       if (!absl::IsAlreadyExists(st)) return annotate(st, fmt::format("creating the lock {}", settings.lock_file));
     }
-    return absl::FailedPreconditionError(fmt::format(
-        "the table lock {} is held by another writer (tried {} times, {} ms apart); its holder: {}",
-        settings.lock_file, settings.num_retries + 1, settings.retry_wait_ms, holder));
+    return absl::FailedPreconditionError(
+        fmt::format("the table lock {} is held by another writer (tried {} times, {} ms apart); its holder: {}",
+                    settings.lock_file, settings.num_retries + 1, settings.retry_wait_ms, holder));
   };
   lock.release = [&storage, file = settings.lock_file]() -> Status {
     const Status st = storage.remove(file);

@@ -83,22 +83,14 @@ class json_node {
   std::string_view kind_name() const {
     if (!present_) return "null";
     switch (e_.type()) {
-      case simdjson::dom::element_type::ARRAY:
-        return "array";
-      case simdjson::dom::element_type::OBJECT:
-        return "object";
-      case simdjson::dom::element_type::INT64:
-        return "integer";
-      case simdjson::dom::element_type::UINT64:
-        return "integer above 2^63-1";
-      case simdjson::dom::element_type::DOUBLE:
-        return "floating-point number";
-      case simdjson::dom::element_type::STRING:
-        return "string";
-      case simdjson::dom::element_type::BOOL:
-        return "boolean";
-      case simdjson::dom::element_type::NULL_VALUE:
-        return "null";
+      case simdjson::dom::element_type::ARRAY: return "array";
+      case simdjson::dom::element_type::OBJECT: return "object";
+      case simdjson::dom::element_type::INT64: return "integer";
+      case simdjson::dom::element_type::UINT64: return "integer above 2^63-1";
+      case simdjson::dom::element_type::DOUBLE: return "floating-point number";
+      case simdjson::dom::element_type::STRING: return "string";
+      case simdjson::dom::element_type::BOOL: return "boolean";
+      case simdjson::dom::element_type::NULL_VALUE: return "null";
     }
     return "?";
   }
@@ -251,7 +243,7 @@ template <class Node>
 /// the last value, as Hudi's readers (Jackson, Avro Java) do.
 template <class Node>
 [[nodiscard]] Status read_string_list_map(const Node& n, std::string_view where,
-                            std::map<std::string, std::vector<std::string>>& out) {
+                                          std::map<std::string, std::vector<std::string>>& out) {
   out.clear();
   return each_entry(n, where, [&](std::string_view key, const auto& v) -> Status {
     std::vector<std::string> list;
@@ -334,7 +326,7 @@ inline std::string_view short_name(std::string_view full_name) {
 /// schema is one of `record_names`. Errors are prefixed with
 /// "<file>: expected Avro <record_names[0]>".
 [[nodiscard]] inline StatusOr<avro::datum> read_avro_record(std::string_view bytes, std::string_view file,
-                                              std::initializer_list<std::string_view> record_names) {
+                                                            std::initializer_list<std::string_view> record_names) {
   const std::string context = fmt::format("{}: expected Avro {}", file, *record_names.begin());
   switch (detect_encoding(bytes)) {
     case encoding::empty:
@@ -344,8 +336,7 @@ inline std::string_view short_name(std::string_view full_name) {
     case encoding::unknown:
       return absl::InvalidArgumentError(
           lakegc::detail::to_absl(fmt::format("{}: not an Avro object container (no Obj\\x01 magic)", context)));
-    case encoding::avro:
-      break;
+    case encoding::avro: break;
   }
   auto c = avro::decode_container(bytes);
   if (!c.ok()) return annotate(c.status(), context);
@@ -374,11 +365,11 @@ template <class T>
 /// or in flight: JSON (layout 1) or Avro HoodieCommitMetadata /
 /// HoodieReplaceCommitMetadata (layout 2). An empty file, and "{}", decode to
 /// empty metadata, as in Hudi.
-[[nodiscard]] inline StatusOr<CommitMetadata> decode_commit_metadata(std::string_view bytes, std::string_view file_name_for_errors) {
+[[nodiscard]] inline StatusOr<CommitMetadata> decode_commit_metadata(std::string_view bytes,
+                                                                     std::string_view file_name_for_errors) {
   CommitMetadata out;
   switch (detect_encoding(bytes)) {
-    case encoding::empty:
-      return out;
+    case encoding::empty: return out;
     case encoding::unknown:
       return absl::InvalidArgumentError(lakegc::detail::to_absl(
           fmt::format("{}: expected commit metadata (JSON or Avro): the file starts with neither '{{' nor Obj\\x01",
@@ -410,7 +401,8 @@ template <class T>
 /// HoodieCompactionPlan (`.compaction.requested`, `.logcompaction.requested`).
 /// File paths are reduced to file names: Hudi writes bare names or absolute
 /// URIs depending on the version.
-[[nodiscard]] inline StatusOr<CompactionPlan> decode_compaction_plan(std::string_view bytes, std::string_view file_name_for_errors) {
+[[nodiscard]] inline StatusOr<CompactionPlan> decode_compaction_plan(std::string_view bytes,
+                                                                     std::string_view file_name_for_errors) {
   LAKEGC_ASSIGN_OR_RETURN(auto d, detail::read_avro_record(bytes, file_name_for_errors, {"HoodieCompactionPlan"}));
   CompactionPlan out;
   const Status st =
@@ -438,7 +430,8 @@ template <class T>
 /// (`.clustering.requested`, `.replacecommit.requested`). An empty file, or a
 /// plan whose fields are all null (insert_overwrite writes one), is an empty
 /// plan.
-[[nodiscard]] inline StatusOr<ClusteringPlan> decode_clustering_plan(std::string_view bytes, std::string_view file_name_for_errors) {
+[[nodiscard]] inline StatusOr<ClusteringPlan> decode_clustering_plan(std::string_view bytes,
+                                                                     std::string_view file_name_for_errors) {
   ClusteringPlan out;
   if (bytes.empty()) return out;
   LAKEGC_ASSIGN_OR_RETURN(auto d,
@@ -472,7 +465,7 @@ template <class T>
 /// HoodieSavepointMetadata (`.savepoint`). Savepointed files are reduced to
 /// file names.
 [[nodiscard]] inline StatusOr<SavepointMetadata> decode_savepoint_metadata(std::string_view bytes,
-                                                             std::string_view file_name_for_errors) {
+                                                                           std::string_view file_name_for_errors) {
   LAKEGC_ASSIGN_OR_RETURN(auto d, detail::read_avro_record(bytes, file_name_for_errors, {"HoodieSavepointMetadata"}));
   SavepointMetadata out;
   Status st = [&]() -> Status {
@@ -499,7 +492,8 @@ template <class T>
 /// {filePath, isBootstrapBaseFile} in filePathsToBeDeletedPerPartition. Both
 /// land in file_paths_to_delete_per_partition as written; `version` tells
 /// which. A missing or null version is 1, the schema's default.
-[[nodiscard]] inline StatusOr<CleanerPlan> decode_cleaner_plan(std::string_view bytes, std::string_view file_name_for_errors) {
+[[nodiscard]] inline StatusOr<CleanerPlan> decode_cleaner_plan(std::string_view bytes,
+                                                               std::string_view file_name_for_errors) {
   LAKEGC_ASSIGN_OR_RETURN(auto d, detail::read_avro_record(bytes, file_name_for_errors, {"HoodieCleanerPlan"}));
   CleanerPlan out;
   Status st = [&]() -> Status {
@@ -554,7 +548,8 @@ template <class T>
 
 /// HoodieCleanMetadata (completed `.clean`). bootstrapPartitionMetadata is
 /// not read.
-[[nodiscard]] inline StatusOr<CleanMetadata> decode_clean_metadata(std::string_view bytes, std::string_view file_name_for_errors) {
+[[nodiscard]] inline StatusOr<CleanMetadata> decode_clean_metadata(std::string_view bytes,
+                                                                   std::string_view file_name_for_errors) {
   LAKEGC_ASSIGN_OR_RETURN(auto d, detail::read_avro_record(bytes, file_name_for_errors, {"HoodieCleanMetadata"}));
   CleanMetadata out;
   Status st = [&]() -> Status {
@@ -598,7 +593,7 @@ template <class T>
 
 /// HoodieRollbackMetadata (completed `.rollback`).
 [[nodiscard]] inline StatusOr<RollbackMetadata> decode_rollback_metadata(std::string_view bytes,
-                                                           std::string_view file_name_for_errors) {
+                                                                         std::string_view file_name_for_errors) {
   LAKEGC_ASSIGN_OR_RETURN(auto d, detail::read_avro_record(bytes, file_name_for_errors, {"HoodieRollbackMetadata"}));
   RollbackMetadata out;
   Status st = [&]() -> Status {

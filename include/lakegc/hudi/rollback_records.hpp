@@ -145,14 +145,14 @@ inline avro::datum long_map_datum(const std::map<std::string, std::int64_t>& m) 
 template <class Node>
 [[nodiscard]] Status read_instant_info(const Node& n, std::string_view where, InstantInfo& out) {
   if (!n.is_record()) return shape_error(where, "HoodieInstantInfo record", n.kind_name());
-  LAKEGC_RETURN_IF_ERROR(read_required_string(n.field("commitTime"), fmt::format("{}.commitTime", where), out.commit_time));
+  LAKEGC_RETURN_IF_ERROR(
+      read_required_string(n.field("commitTime"), fmt::format("{}.commitTime", where), out.commit_time));
   return read_required_string(n.field("action"), fmt::format("{}.action", where), out.action);
 }
 
 /// map<string, long>; null reads as empty.
 template <class Node>
-[[nodiscard]] Status read_long_map(const Node& n, std::string_view where,
-                                   std::map<std::string, std::int64_t>& out) {
+[[nodiscard]] Status read_long_map(const Node& n, std::string_view where, std::map<std::string, std::int64_t>& out) {
   out.clear();
   return each_entry(n, where, [&](std::string_view k, const auto& v) -> Status {
     const auto i = v.as_int();
@@ -262,7 +262,7 @@ template <class Node>
 
 /// Decodes a completed `.rollback`, every field.
 [[nodiscard]] inline StatusOr<RollbackMetadataRecord> decode_rollback_metadata_record(std::string_view bytes,
-                                                                                    std::string_view file) {
+                                                                                      std::string_view file) {
   LAKEGC_ASSIGN_OR_RETURN(auto d, detail::read_avro_record(bytes, file, {"HoodieRollbackMetadata"}));
   RollbackMetadataRecord out;
   const Status st = [&]() -> Status {
@@ -271,7 +271,8 @@ template <class Node>
     LAKEGC_RETURN_IF_ERROR(detail::read_int(d.field("timeTakenInMillis"), "timeTakenInMillis", out.time_taken_ms, -1));
     LAKEGC_RETURN_IF_ERROR(
         detail::read_int(d.field("totalFilesDeleted"), "totalFilesDeleted", out.total_files_deleted, 0));
-    LAKEGC_RETURN_IF_ERROR(detail::read_string_list(d.field("commitsRollback"), "commitsRollback", out.commits_rollback));
+    LAKEGC_RETURN_IF_ERROR(
+        detail::read_string_list(d.field("commitsRollback"), "commitsRollback", out.commits_rollback));
     std::int64_t version = 1;
     LAKEGC_RETURN_IF_ERROR(detail::read_int(d.field("version"), "version", version, 1));
     out.version = static_cast<int>(version);
@@ -283,20 +284,21 @@ template <class Node>
           return Status();
         }));
     return detail::each_entry(
-        d.field("partitionMetadata"), "partitionMetadata", [&](std::string_view partition, const avro::datum& pm) -> Status {
+        d.field("partitionMetadata"), "partitionMetadata",
+        [&](std::string_view partition, const avro::datum& pm) -> Status {
           const std::string w = fmt::format("partitionMetadata[\"{}\"]", partition);
           if (!pm.is_record()) return detail::shape_error(w, "HoodieRollbackPartitionMetadata record", pm.kind_name());
           RollbackPartitionRecord p;
           LAKEGC_RETURN_IF_ERROR(
               detail::read_required_string(pm.field("partitionPath"), w + ".partitionPath", p.partition_path));
-          LAKEGC_RETURN_IF_ERROR(
-              detail::read_string_list(pm.field("successDeleteFiles"), w + ".successDeleteFiles", p.success_delete_files));
+          LAKEGC_RETURN_IF_ERROR(detail::read_string_list(pm.field("successDeleteFiles"), w + ".successDeleteFiles",
+                                                          p.success_delete_files));
           LAKEGC_RETURN_IF_ERROR(
               detail::read_string_list(pm.field("failedDeleteFiles"), w + ".failedDeleteFiles", p.failed_delete_files));
           LAKEGC_RETURN_IF_ERROR(
               detail::read_long_map(pm.field("rollbackLogFiles"), w + ".rollbackLogFiles", p.rollback_log_files));
-          LAKEGC_RETURN_IF_ERROR(detail::read_long_map(pm.field("logFilesFromFailedCommit"),
-                                                       w + ".logFilesFromFailedCommit", p.log_files_from_failed_commit));
+          LAKEGC_RETURN_IF_ERROR(detail::read_long_map(
+              pm.field("logFilesFromFailedCommit"), w + ".logFilesFromFailedCommit", p.log_files_from_failed_commit));
           out.partition_metadata[std::string(partition)] = std::move(p);
           return Status();
         });

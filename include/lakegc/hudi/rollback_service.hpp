@@ -111,9 +111,9 @@ inline std::optional<std::string> file_id_of(std::string_view name) {
   const auto slash = path.rfind('/');
   const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
   const std::string_view dir = slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
-  const bool in_partition = partition.empty() || dir == partition ||
-                            (dir.size() > partition.size() && dir.ends_with(partition) &&
-                             dir[dir.size() - partition.size() - 1] == '/');
+  const bool in_partition =
+      partition.empty() || dir == partition ||
+      (dir.size() > partition.size() && dir.ends_with(partition) && dir[dir.size() - partition.size() - 1] == '/');
   if (name.empty() || name == "." || name == ".." || !in_partition) {
     return absl::InvalidArgumentError(
         fmt::format("{}: path '{}' is not a file of partition '{}'", where, path, partition));
@@ -198,10 +198,10 @@ class rollback_service {
       auto action = parse_action(plan.instant_to_rollback->action);
       if (!action.ok() || !is_commit_action(*action)) {
         // Compaction and clustering rollbacks belong to their own services.
-        r.left_alone.emplace_back(i->requested, fmt::format("a pending rollback of {} {}: left to Hudi's table "
-                                                            "services",
-                                                            plan.instant_to_rollback->action,
-                                                            plan.instant_to_rollback->commit_time));
+        r.left_alone.emplace_back(i->requested,
+                                  fmt::format("a pending rollback of {} {}: left to Hudi's table "
+                                              "services",
+                                              plan.instant_to_rollback->action, plan.instant_to_rollback->commit_time));
         continue;
       }
       if (auto t = InstantTime::parse(plan.instant_to_rollback->commit_time); t.ok()) being_rolled_back.insert(*t);
@@ -243,8 +243,8 @@ class rollback_service {
     }
     for (const Instant* i : md.timeline.pending()) {
       if (i->action == Action::compaction || i->action == Action::logcompaction || i->action == Action::clustering) {
-        r.left_alone.emplace_back(i->requested, fmt::format("a pending {}: its own service re-attempts it",
-                                                             to_string(i->action)));
+        r.left_alone.emplace_back(i->requested,
+                                  fmt::format("a pending {}: its own service re-attempts it", to_string(i->action)));
       } else if (i->action == Action::replacecommit && md.layout == TimelineLayout::v1) {
         r.left_alone.emplace_back(i->requested,
                                   "a pending replacecommit in layout 1 may be a clustering: left to Hudi");
@@ -370,7 +370,8 @@ class rollback_service {
       dirs.insert(std::string(d));
       return false;
     };
-    const Status listed = st.list(dir, [&](const FileEntry& e) { files.emplace_back(std::string(e.path)); }, opts);
+    const Status listed = st.list(
+        dir, [&](const FileEntry& e) { files.emplace_back(std::string(e.path)); }, opts);
     if (absl::IsNotFound(listed)) return Status();
     LAKEGC_RETURN_IF_ERROR(annotate(listed, fmt::format("listing {}", j_->display(dir))));
     for (const std::string& f : files) {

@@ -44,7 +44,9 @@ class subfolder_storage {
     }
     return inner_->list(
         inner_path(dir),
-        [&](const FileEntry& e) { visit(FileEntry{e.path.substr(strip), e.size, e.mtime_ms}); },
+        [&](const FileEntry& e) {
+          visit(FileEntry{e.path.substr(strip), e.size, e.mtime_ms});
+        },
         inner_options);
   }
 

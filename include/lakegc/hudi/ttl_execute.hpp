@@ -133,8 +133,8 @@ template <Storage S>
     LAKEGC_ASSIGN_OR_RETURN(ClusteringPlan cp, decode_clustering_plan(*bytes, req));
     for (const auto& [partition, file_id] : cp.input_file_groups) {
       if (doomed.contains(partition)) {
-        out.push_back(fmt::format("pending clustering {} reads file group {} of expired partition {}", t, file_id,
-                                  partition));
+        out.push_back(
+            fmt::format("pending clustering {} reads file group {} of expired partition {}", t, file_id, partition));
         break;
       }
     }
@@ -151,9 +151,10 @@ template <Storage S>
   for (auto it = instants.rbegin(); it != instants.rend(); ++it) {
     const Instant& i = *it;
     if (!i.is_completed() || !is_commit_action(i.action)) continue;
-    const std::string rel = p.layout == TimelineLayout::v2 && i.completed
-                                ? fmt::format("{}/{}_{}.{}", p.timeline_dir, i.requested, *i.completed, to_string(i.action))
-                                : instant_file(p, i.requested, i.action, "");
+    const std::string rel =
+        p.layout == TimelineLayout::v2 && i.completed
+            ? fmt::format("{}/{}_{}.{}", p.timeline_dir, i.requested, *i.completed, to_string(i.action))
+            : instant_file(p, i.requested, i.action, "");
     auto bytes = storage.read(rel);
     if (!bytes.ok()) {
       if (absl::IsNotFound(bytes.status())) continue;
@@ -218,7 +219,8 @@ template <Storage S>
     return Status();
   };
   LAKEGC_RETURN_IF_ERROR(write(instant_file(p, t, Action::replacecommit, "requested"), delete_partition_requested()));
-  LAKEGC_RETURN_IF_ERROR(write(instant_file(p, t, Action::replacecommit, "inflight"), delete_partition_inflight(p.layout)));
+  LAKEGC_RETURN_IF_ERROR(
+      write(instant_file(p, t, Action::replacecommit, "inflight"), delete_partition_inflight(p.layout)));
   std::string done = instant_file(p, t, Action::replacecommit, "");
   if (p.layout == TimelineLayout::v2) {
     InstantTime c = InstantTime::from_epoch_ms(now_ms(), p.timezone);

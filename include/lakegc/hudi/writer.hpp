@@ -31,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include <boost/crc.hpp>
 #include <fmt/format.h>
 
 #include "lakegc/core/file_name.hpp"
@@ -58,18 +59,9 @@ namespace detail {
 
 /// CRC-32 (IEEE 802.3), as java.util.zip.CRC32 computes it.
 inline std::uint32_t crc32(std::string_view data) {
-  static const auto table = [] {
-    std::array<std::uint32_t, 256> t{};
-    for (std::uint32_t i = 0; i < 256; ++i) {
-      std::uint32_t c = i;
-      for (int k = 0; k < 8; ++k) c = (c & 1U) != 0 ? 0xEDB88320U ^ (c >> 1) : c >> 1;
-      t[i] = c;
-    }
-    return t;
-  }();
-  std::uint32_t c = 0xFFFFFFFFU;
-  for (const char ch : data) c = table[(c ^ static_cast<unsigned char>(ch)) & 0xFFU] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFU;
+  boost::crc_32_type crc;
+  crc.process_bytes(data.data(), data.size());
+  return crc.checksum();
 }
 
 using lakegc::json_quote;
@@ -121,8 +113,8 @@ class table_writer {
 
   /// Writes a base file of group `file_id` in `partition` for the write at
   /// `t` (a new slice of that group). Returns the file name.
-  [[nodiscard]] StatusOr<std::string> write_base_file(const InstantTime& t, std::string_view partition, std::string_view file_id,
-                                        std::string_view bytes) {
+  [[nodiscard]] StatusOr<std::string> write_base_file(const InstantTime& t, std::string_view partition,
+                                                      std::string_view file_id, std::string_view bytes) {
     LAKEGC_ASSIGN_OR_RETURN(Write * w, pending(t));
     LAKEGC_RETURN_IF_ERROR(ensure_partition(partition, t));
     BaseFileName name{std::string(file_id), token(*w), t, "parquet"};
@@ -141,8 +133,8 @@ class table_writer {
   /// Merge-on-Read: appends a log file to the current slice of group
   /// `file_id` (named by the slice's base instant, as table version 6
   /// does). Returns the file name.
-  [[nodiscard]] StatusOr<std::string> write_log_file(const InstantTime& t, std::string_view partition, std::string_view file_id,
-                                       std::string_view bytes) {
+  [[nodiscard]] StatusOr<std::string> write_log_file(const InstantTime& t, std::string_view partition,
+                                                     std::string_view file_id, std::string_view bytes) {
     if (config_.type != TableType::merge_on_read) {
       return absl::FailedPreconditionError("write_log_file: Copy-on-Write tables have no log files");
     }

@@ -153,7 +153,9 @@ inline std::vector<std::vector<std::int64_t>> slice_creation_times(const TableMe
   return out;
 }
 
-inline std::string date_of(const InstantTime& t) { return t.str().substr(0, 4) + "-" + t.str().substr(4, 2) + "-" + t.str().substr(6, 2); }
+inline std::string date_of(const InstantTime& t) {
+  return t.str().substr(0, 4) + "-" + t.str().substr(4, 2) + "-" + t.str().substr(6, 2);
+}
 
 }  // namespace detail
 
@@ -198,9 +200,10 @@ inline Advice advise(const TableMetadata& md, const AdviseOptions& o) {
     if (n) {
       r.retained = *n;
       const auto worst = detail::shortest_span(times, *n);
-      r.reason = fmt::format("every run of {} commits in the table's history spans at least {} (the shortest, from {}, "
-                             "spans {})",
-                             *n, window, worst->second, format_duration_ms(worst->first));
+      r.reason = fmt::format(
+          "every run of {} commits in the table's history spans at least {} (the shortest, from {}, "
+          "spans {})",
+          *n, window, worst->second, format_duration_ms(worst->first));
     } else {
       // Not enough history: extrapolate from the median gap.
       const std::int64_t gap = std::max<std::int64_t>(a.cadence.median_gap_ms, 1);
@@ -208,10 +211,10 @@ inline Advice advise(const TableMetadata& md, const AdviseOptions& o) {
       if (times.size() < 2) r.retained = std::max<std::uint32_t>(r.retained, 10);
       r.reason = fmt::format("the table's {} commits span less than {}: extrapolated from the median gap of {}",
                              times.size(), window, format_duration_ms(a.cadence.median_gap_ms));
-      a.notes.push_back(fmt::format("the table has fewer commits than the window needs ({} commits span {}); the "
-                                    "commit count is an estimate: check it again once the table has more history",
-                                    times.size(),
-                                    format_duration_ms(times.empty() ? 0 : times.back().first - times.front().first)));
+      a.notes.push_back(
+          fmt::format("the table has fewer commits than the window needs ({} commits span {}); the "
+                      "commit count is an estimate: check it again once the table has more history",
+                      times.size(), format_duration_ms(times.empty() ? 0 : times.back().first - times.front().first)));
     }
     r.config = {{"hoodie.clean.policy", r.policy}, {"hoodie.clean.commits.retained", std::to_string(r.retained)}};
     a.recommendations.push_back(std::move(r));
@@ -223,10 +226,9 @@ inline Advice advise(const TableMetadata& md, const AdviseOptions& o) {
     r.policy = "KEEP_LATEST_BY_HOURS";
     const std::int64_t need = a.window_ms + a.cadence.longest_write_ms;
     r.retained = static_cast<std::uint32_t>(std::max<std::int64_t>((need + 3'600'000 - 1) / 3'600'000, 1));
-    r.reason = a.cadence.longest_write_ms > 0
-                   ? fmt::format("{} plus the longest write ({}), rounded up to whole hours", window,
-                                 format_duration_ms(a.cadence.longest_write_ms))
-                   : fmt::format("{} rounded up to whole hours", window);
+    r.reason = a.cadence.longest_write_ms > 0 ? fmt::format("{} plus the longest write ({}), rounded up to whole hours",
+                                                            window, format_duration_ms(a.cadence.longest_write_ms))
+                                              : fmt::format("{} rounded up to whole hours", window);
     r.config = {{"hoodie.clean.policy", r.policy}, {"hoodie.clean.hours.retained", std::to_string(r.retained)}};
     a.recommendations.push_back(std::move(r));
   }
@@ -244,8 +246,9 @@ inline Advice advise(const TableMetadata& md, const AdviseOptions& o) {
     }
     r.retained = static_cast<std::uint32_t>(std::max<std::size_t>(most + 1, 1));
     r.reason = fmt::format("the most slices any file group gained within {} was {}", window, most);
-    r.warning = "KEEP_LATEST_FILE_VERSIONS gives no time guarantee: a burst of updates to one file group can delete "
-                "what a running query reads";
+    r.warning =
+        "KEEP_LATEST_FILE_VERSIONS gives no time guarantee: a burst of updates to one file group can delete "
+        "what a running query reads";
     r.config = {{"hoodie.clean.policy", r.policy}, {"hoodie.clean.fileversions.retained", std::to_string(r.retained)}};
     a.recommendations.push_back(std::move(r));
   }
@@ -264,22 +267,23 @@ inline Protection protection_of(const TableMetadata& md, std::string_view policy
     if (auto worst = detail::shortest_span(times, retained)) {
       p.protects_ms = worst->first;
       p.worst_at = worst->second;
-      p.summary = fmt::format("with {} commits retained, a query longer than {} can fail during a burst like the one "
-                              "that began on {} (commit {})",
-                              retained, format_duration_ms(worst->first), detail::date_of(worst->second),
-                              worst->second);
+      p.summary = fmt::format(
+          "with {} commits retained, a query longer than {} can fail during a burst like the one "
+          "that began on {} (commit {})",
+          retained, format_duration_ms(worst->first), detail::date_of(worst->second), worst->second);
     } else {
-      p.summary = fmt::format("with {} commits retained: the table's history has not yet had {} commits after one "
-                              "another, so no query has been at risk",
-                              retained, retained + 1);
+      p.summary = fmt::format(
+          "with {} commits retained: the table's history has not yet had {} commits after one "
+          "another, so no query has been at risk",
+          retained, retained + 1);
     }
   } else if (policy == "KEEP_LATEST_BY_HOURS") {
     p.protects_ms = std::max<std::int64_t>(std::int64_t{retained} * 3'600'000 - c.longest_write_ms, 0);
-    p.summary = fmt::format("with {} hours retained, a query longer than {} can fail{}", retained,
-                            format_duration_ms(*p.protects_ms),
-                            c.longest_write_ms > 0
-                                ? fmt::format(" (the hours less the longest write, {})", format_duration_ms(c.longest_write_ms))
-                                : std::string());
+    p.summary = fmt::format(
+        "with {} hours retained, a query longer than {} can fail{}", retained, format_duration_ms(*p.protects_ms),
+        c.longest_write_ms > 0
+            ? fmt::format(" (the hours less the longest write, {})", format_duration_ms(c.longest_write_ms))
+            : std::string());
   } else {
     std::optional<std::int64_t> fastest;
     for (const auto& created : detail::slice_creation_times(md)) {
@@ -290,9 +294,10 @@ inline Protection protection_of(const TableMetadata& md, std::string_view policy
       }
     }
     p.protects_ms = fastest;
-    p.summary = fastest ? fmt::format("with {} file versions retained, a query longer than {} can fail when one file "
-                                      "group is updated as fast as the busiest one was",
-                                      retained, format_duration_ms(*fastest))
+    p.summary = fastest ? fmt::format(
+                              "with {} file versions retained, a query longer than {} can fail when one file "
+                              "group is updated as fast as the busiest one was",
+                              retained, format_duration_ms(*fastest))
                         : fmt::format("with {} file versions retained: no file group has gained {} slices yet",
                                       retained, retained);
   }

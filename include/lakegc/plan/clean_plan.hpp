@@ -13,7 +13,12 @@
 #include <string_view>
 #include <vector>
 
+#include <absl/strings/ascii.h>
+#include <absl/strings/str_split.h>
+#include <fmt/format.h>
+
 #include "lakegc/core/instant_time.hpp"
+#include "lakegc/core/status.hpp"
 #include "lakegc/storage/path.hpp"
 
 namespace lakegc {
@@ -61,15 +66,30 @@ inline constexpr std::string_view kListingSkippedPartitionsKey = "lakegc.listing
 /// The '\n'-joined partitions recorded under `key`, if any.
 inline std::vector<std::string> partitions_recorded_under(const std::map<std::string, std::string>& extra_metadata,
                                                           std::string_view key) {
-  std::vector<std::string> out;
   const auto it = extra_metadata.find(std::string(key));
+  if (it == extra_metadata.end()) return {};
+  return absl::StrSplit(it->second, '\n', absl::SkipEmpty());
+}
+
+/// extraMetadata key under which Hudi records, comma-separated, the
+/// savepoints a clean saw.
+inline constexpr std::string_view kSavepointedTimestampsKey = "savepointed_timestamps";
+
+/// The savepoints recorded under kSavepointedTimestampsKey. One rule for every
+/// journal: an entry that is not an instant is an error naming `where` (a
+/// savepoint read as nothing would let the files it keeps go).
+[[nodiscard]] inline StatusOr<std::vector<InstantTime>> savepointed_timestamps_of(
+    const std::map<std::string, std::string>& extra_metadata, std::string_view where) {
+  std::vector<InstantTime> out;
+  const auto it = extra_metadata.find(std::string(kSavepointedTimestampsKey));
   if (it == extra_metadata.end()) return out;
-  std::string_view s = it->second;
-  while (!s.empty()) {
-    const auto nl = s.find('\n');
-    if (nl != 0) out.emplace_back(s.substr(0, nl));
-    if (nl == std::string_view::npos) break;
-    s.remove_prefix(nl + 1);
+  for (absl::string_view item : absl::StrSplit(it->second, ',', absl::SkipWhitespace())) {
+    const absl::string_view trimmed = absl::StripAsciiWhitespace(item);
+    auto t = InstantTime::parse(std::string_view(trimmed.data(), trimmed.size()));
+    if (!t.ok()) {
+      return annotate(t.status(), fmt::format("{}: extraMetadata[\"{}\"]", where, kSavepointedTimestampsKey));
+    }
+    out.push_back(*t);
   }
   return out;
 }

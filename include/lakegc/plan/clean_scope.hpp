@@ -69,7 +69,8 @@ inline std::optional<std::string> incremental_blocker(const TableMetadata& md) {
 /// Computes the partitions to scan. An invalid partition regex is an error
 /// naming it.
 [[nodiscard]] inline StatusOr<CleanScope> compute_clean_scope(const TableView& view, const TableMetadata& md,
-                                                const Retention& retention, const ScopeSettings& settings) {
+                                                              const Retention& retention,
+                                                              const ScopeSettings& settings) {
   CleanScope scope;
   const bool boundary_only = retention.has_boundary && !retention.versions;
   if (boundary_only && !retention.ectr) return scope;  // nothing to clean yet

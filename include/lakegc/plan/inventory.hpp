@@ -142,8 +142,9 @@ class InventoryMatcher {
 /// `{`, else CSV (`path,size,mtime`, an optional header line whose first
 /// field is `path` or `key`). Calls `visit` for each entry under the table
 /// location. `source` names the file in errors, with the line number.
-[[nodiscard]] inline Status read_inventory(std::string_view text, std::string_view source, const InventoryMatcher& matcher,
-                             const std::function<void(const InventoryEntry&)>& visit) {
+[[nodiscard]] inline Status read_inventory(std::string_view text, std::string_view source,
+                                           const InventoryMatcher& matcher,
+                                           const std::function<void(const InventoryEntry&)>& visit) {
   std::size_t pos = 0;
   std::size_t line_no = 0;
   simdjson::dom::parser parser;

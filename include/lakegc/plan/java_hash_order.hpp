@@ -37,7 +37,9 @@ inline std::int32_t java_string_hash(std::string_view utf8) {
     auto cont = [&](std::size_t k) {
       return i + k < utf8.size() && (static_cast<unsigned char>(utf8[i + k]) & 0xC0) == 0x80;
     };
-    auto bits = [&](std::size_t k) { return static_cast<std::uint32_t>(static_cast<unsigned char>(utf8[i + k]) & 0x3F); };
+    auto bits = [&](std::size_t k) {
+      return static_cast<std::uint32_t>(static_cast<unsigned char>(utf8[i + k]) & 0x3F);
+    };
     if (b0 < 0x80) {
       cp = b0;
     } else if ((b0 & 0xE0) == 0xC0 && cont(1)) {

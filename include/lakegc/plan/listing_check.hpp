@@ -57,8 +57,7 @@ struct NamedFile {
 // rules: layout 1, the greatest key at or before the base instant in its
 // name; layout 2, the greatest key at or before its deltacommit's
 // completion time; none before it, a log-only slice at its own instant.
-inline InstantTime log_slice_key(const std::vector<InstantTime>& keys, const InstantTime& at,
-                                 const InstantTime& own) {
+inline InstantTime log_slice_key(const std::vector<InstantTime>& keys, const InstantTime& at, const InstantTime& own) {
   auto it = std::upper_bound(keys.begin(), keys.end(), at);
   if (it == keys.begin()) return own;
   return *--it;

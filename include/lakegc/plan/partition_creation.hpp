@@ -40,7 +40,8 @@ using PartitionCreationTimes = std::map<std::string, PartitionCreationRecord>;
 /// Reads the partition metadata of each of `partitions`. Storage errors
 /// other than a missing file are returned, naming the file.
 template <Storage S>
-[[nodiscard]] StatusOr<PartitionCreationTimes> read_partition_creation_times(S& storage, std::span<const std::string> partitions) {
+[[nodiscard]] StatusOr<PartitionCreationTimes> read_partition_creation_times(S& storage,
+                                                                             std::span<const std::string> partitions) {
   PartitionCreationTimes out;
   for (const std::string& p : partitions) {
     if (out.contains(p)) continue;

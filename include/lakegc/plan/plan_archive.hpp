@@ -182,7 +182,9 @@ struct ArchivePlan {
 
 namespace detail {
 
-inline bool is_replace_or_clustering(Action a) noexcept { return a == Action::replacecommit || a == Action::clustering; }
+inline bool is_replace_or_clustering(Action a) noexcept {
+  return a == Action::replacecommit || a == Action::clustering;
+}
 
 // findInstantsModifiedAfterByCompletionTime(t): pending instants requested
 // after t, completed ones that completed after t (not t itself).
@@ -207,8 +209,8 @@ inline std::optional<ArchiveBound> pending_write_bound(const TableMetadata& md) 
     if (c->requested < first->requested) before = c->requested;
   }
   ArchiveBound b{ArchiveStop::pending_write, before ? before : first->requested, {}};
-  b.why = before ? fmt::format("the newest completed commit before the earliest pending {} {}", to_string(first->action),
-                               first->requested)
+  b.why = before ? fmt::format("the newest completed commit before the earliest pending {} {}",
+                               to_string(first->action), first->requested)
                  : fmt::format("the earliest pending {} (no completed commit before it)", to_string(first->action));
   return b;
 }
@@ -216,7 +218,8 @@ inline std::optional<ArchiveBound> pending_write_bound(const TableMetadata& md) 
 inline std::optional<ArchiveBound> compaction_bound(const TableMetadata& md, const ArchiveSettings& s,
                                                     const ArchiveContext& ctx) {
   if (!ctx.merge_on_read) return std::nullopt;
-  if (s.compaction_trigger != CompactionTrigger::num_commits && s.compaction_trigger != CompactionTrigger::num_and_time) {
+  if (s.compaction_trigger != CompactionTrigger::num_commits &&
+      s.compaction_trigger != CompactionTrigger::num_and_time) {
     return std::nullopt;
   }
   const Instant* last_compaction = nullptr;
@@ -242,15 +245,16 @@ inline std::optional<ArchiveBound> compaction_bound(const TableMetadata& md, con
   ArchiveBound b{ArchiveStop::compaction_window, {}, {}};
   if (since.size() < max) {
     b.at = anchor->requested;
-    b.why = fmt::format("{} deltacommit(s) since {} {}, fewer than hoodie.compact.inline.max.delta.commits={}: the "
-                        "compaction trigger still counts them",
-                        since.size(), last_compaction ? "the latest compaction" : "the first deltacommit",
-                        anchor->requested, max);
+    b.why = fmt::format(
+        "{} deltacommit(s) since {} {}, fewer than hoodie.compact.inline.max.delta.commits={}: the "
+        "compaction trigger still counts them",
+        since.size(), last_compaction ? "the latest compaction" : "the first deltacommit", anchor->requested, max);
   } else {
     b.at = since[since.size() - max]->requested;
-    b.why = fmt::format("the deltacommit that keeps {} more after it for the compaction trigger "
-                        "(hoodie.compact.inline.max.delta.commits={})",
-                        max - 1, max);
+    b.why = fmt::format(
+        "the deltacommit that keeps {} more after it for the compaction trigger "
+        "(hoodie.compact.inline.max.delta.commits={})",
+        max - 1, max);
   }
   return b;
 }
@@ -297,9 +301,10 @@ inline std::optional<ArchiveBound> clustering_bound(const TableMetadata& md, con
       const std::string t = c->requested.str();
       if (c->action == Action::replacecommit && sp <= t && t <= ectr) {
         lower = sp;
-        from = fmt::format("the earliest savepoint {} the last clean {} recorded (a replacecommit lies between it and "
-                           "the clean's earliest instant to retain {})",
-                           sp, last_clean->requested, ectr);
+        from = fmt::format(
+            "the earliest savepoint {} the last clean {} recorded (a replacecommit lies between it and "
+            "the clean's earliest instant to retain {})",
+            sp, last_clean->requested, ectr);
         break;
       }
     }
@@ -340,9 +345,10 @@ inline std::optional<ArchiveBound> clean_ectr_bound(const TableMetadata& md, std
   for (const Instant* c : md.timeline.completed_commits()) {
     if (!(c->requested < *ectr)) {
       b.at = c->requested;
-      b.why = fmt::format("the first commit at or after the last clean {}'s earliest commit to retain {} "
-                          "(hoodie.archive.block.on.latest.clean.ectr)",
-                          last_clean->requested, *ectr);
+      b.why = fmt::format(
+          "the first commit at or after the last clean {}'s earliest commit to retain {} "
+          "(hoodie.archive.block.on.latest.clean.ectr)",
+          last_clean->requested, *ectr);
       return b;
     }
   }
@@ -397,14 +403,17 @@ inline std::optional<ArchiveBound> metadata_bound_v2(const TableMetadata& md, co
 
 }  // namespace detail
 
-[[nodiscard]] inline StatusOr<ArchivePlan> plan_archive(const TableMetadata& md, const ArchiveSettings& s, const ArchiveContext& ctx) {
+[[nodiscard]] inline StatusOr<ArchivePlan> plan_archive(const TableMetadata& md, const ArchiveSettings& s,
+                                                        const ArchiveContext& ctx) {
   ArchivePlan plan;
   plan.layout = md.layout;
   plan.keep = archive_keep_counts(md, s);
   const auto commits = md.timeline.completed_commits();
   plan.completed_commits = commits.size();
-  if (!s.table_services_enabled) plan.noop_reasons.emplace_back("hoodie.table.services.enabled=false: archive() does nothing");
-  if (s.metaserver_enabled) plan.noop_reasons.emplace_back("hoodie.metaserver.enabled=true: the metaserver keeps the timeline");
+  if (!s.table_services_enabled)
+    plan.noop_reasons.emplace_back("hoodie.table.services.enabled=false: archive() does nothing");
+  if (s.metaserver_enabled)
+    plan.noop_reasons.emplace_back("hoodie.metaserver.enabled=true: the metaserver keeps the timeline");
   if (!plan.noop_reasons.empty()) return plan;
 
   const std::int64_t count = static_cast<std::int64_t>(commits.size());
@@ -572,9 +581,10 @@ inline std::optional<ArchiveBound> metadata_bound_v2(const TableMetadata& md, co
     plan.kept.push_back(std::move(k));
   }
   if (!commits_due) {
-    plan.notes.push_back(fmt::format("{} completed commit(s), not more than hoodie.keep.max.commits={}{}: no commit is "
-                                     "due",
-                                     count, max_keep, plan.keep.raised ? " (raised for the cleaner)" : ""));
+    plan.notes.push_back(
+        fmt::format("{} completed commit(s), not more than hoodie.keep.max.commits={}{}: no commit is "
+                    "due",
+                    count, max_keep, plan.keep.raised ? " (raised for the cleaner)" : ""));
   }
   return plan;
 }

@@ -225,7 +225,8 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
     deleted.assign(slices.size(), 0);
     if (g.replaced_by) {
       const bool by_boundary = boundary && r.ectr && *g.replaced_by < *r.ectr;
-      const bool eligible = boundary && versions ? (r.keep_if_either ? by_boundary : true) : (boundary ? by_boundary : true);
+      const bool eligible =
+          boundary && versions ? (r.keep_if_either ? by_boundary : true) : (boundary ? by_boundary : true);
       why.assign(slices.size(), DeleteReason::replaced_group);
       if (sink != nullptr) keep.assign(slices.size(), 0);
       for (std::size_t i = 0; i < slices.size(); ++i) {
@@ -290,7 +291,8 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
         if (i == 0) keep[i] |= kKeepLatest;
         if (boundary && !r.ectr) keep[i] |= kKeepNoBoundary;
         if (boundary && r.ectr && slices[i].base_instant >= *r.ectr) keep[i] |= kKeepInsideWindow;
-        if (boundary && r.ectr && i == keep_boundary && r.keep_newest_before_boundary) keep[i] |= kKeepNewestBeforeBoundary;
+        if (boundary && r.ectr && i == keep_boundary && r.keep_newest_before_boundary)
+          keep[i] |= kKeepNewestBeforeBoundary;
         const bool in_compaction = compacting && slices[i].base_instant >= *g.pending_compaction_base;
         if (versions && !del_v[i] && !in_compaction) keep[i] |= kKeepWithinVersions;
         keep[i] |= detail::keep_reasons_of(guarded_by(g, slices, i));
@@ -344,7 +346,7 @@ inline CleanPlan plan_header(const TableMetadata& md, const CleanDecision& d) {
   if (md.partitioned && !md.savepoints.empty()) {
     std::vector<std::string> sp;
     for (const auto& s : md.savepoints) sp.push_back(s.instant.str());
-    plan.extra_metadata["savepointed_timestamps"] = absl::StrJoin(sp, ",");
+    plan.extra_metadata[std::string(kSavepointedTimestampsKey)] = absl::StrJoin(sp, ",");
   }
   return plan;
 }
@@ -352,8 +354,9 @@ inline CleanPlan plan_header(const TableMetadata& md, const CleanDecision& d) {
 /// Plans a clean. Errors only for invalid policy settings (a bad partition
 /// regex); an empty plan is a normal answer.
 template <CleaningPolicy P>
-[[nodiscard]] StatusOr<CleanPlan> plan_clean(const TableView& v, const TableMetadata& md, const P& policy, const CleanContext& ctx,
-                               CleanScope* scope_out = nullptr, const VerdictSink* verdicts = nullptr) {
+[[nodiscard]] StatusOr<CleanPlan> plan_clean(const TableView& v, const TableMetadata& md, const P& policy,
+                                             const CleanContext& ctx, CleanScope* scope_out = nullptr,
+                                             const VerdictSink* verdicts = nullptr) {
   CleanDecision d = decide_clean(md, policy, ctx);
   CleanPlan plan;
   CleanScope scope;
@@ -403,7 +406,7 @@ template <CleaningPolicy P>
         (void)plan_partition(v, part, d, policy, ctx, md.partitioned, verdicts);
         continue;
       }
-      const std::uint32_t why = skipped.contains(part.path)     ? kKeepListingGap
+      const std::uint32_t why = skipped.contains(part.path)    ? kKeepListingGap
                                 : scope.kind == ScanKind::none ? kKeepNoBoundary
                                                                : kKeepNotInScope;
       for (const FileGroup& g : v.groups_of(part)) {
@@ -411,16 +414,18 @@ template <CleaningPolicy P>
       }
     }
   }
-  if (!lease_vetoed.empty()) plan.extra_metadata[std::string(kLeaseVetoedPartitionsKey)] = absl::StrJoin(lease_vetoed, "\n");
+  if (!lease_vetoed.empty())
+    plan.extra_metadata[std::string(kLeaseVetoedPartitionsKey)] = absl::StrJoin(lease_vetoed, "\n");
   if (!plan.skipped_partitions.empty()) {
-    plan.extra_metadata[std::string(kListingSkippedPartitionsKey)] =
-        absl::StrJoin(plan.skipped_partitions, "\n", [](std::string* out, const ListingGap& g) { out->append(g.partition); });
+    plan.extra_metadata[std::string(kListingSkippedPartitionsKey)] = absl::StrJoin(
+        plan.skipped_partitions, "\n", [](std::string* out, const ListingGap& g) { out->append(g.partition); });
   }
 
   // Empty clean (Hudi 1.2): on an append-only table nothing is ever
   // deletable, so without a clean instant the incremental anchor would never
   // move and, once archived, every clean would scan everything (6953, 17844).
-  if (!plan.has_work() && d.settings.incremental && d.settings.empty_clean_interval_hours && plan.earliest_instant_to_retain) {
+  if (!plan.has_work() && d.settings.incremental && d.settings.empty_clean_interval_hours &&
+      plan.earliest_instant_to_retain) {
     const auto& prev = md.last_completed_clean;
     bool due = !prev.has_value();
     if (prev) {

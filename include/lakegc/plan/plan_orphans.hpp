@@ -206,7 +206,8 @@ inline std::vector<StaleWrite> stale_writes(const TableMetadata& md, std::int64_
 /// listed file (paths relative to the table root), then finish().
 class OrphanSweep {
  public:
-  [[nodiscard]] static StatusOr<OrphanSweep> make(const TableMetadata& md, const OrphanOptions& options, std::int64_t now_ms) {
+  [[nodiscard]] static StatusOr<OrphanSweep> make(const TableMetadata& md, const OrphanOptions& options,
+                                                  std::int64_t now_ms) {
     std::optional<InstantTime> which;
     const std::int64_t longest = longest_write_ms(md, now_ms, options, &which);
     if (options.older_than_ms < longest && !options.force) {
@@ -290,16 +291,18 @@ class OrphanSweep {
       plan_.stopped = true;
     }
     if (referenced_.empty() && has_completed_writes_) {
-      plan_.guards.push_back({"", "no file is referenced although the timeline has completed writes: metadata "
-                                  "could not be read; nothing is swept"});
+      plan_.guards.push_back({"",
+                              "no file is referenced although the timeline has completed writes: metadata "
+                              "could not be read; nothing is swept"});
       plan_.stopped = true;
     }
     std::set<std::string> skipped;
     for (const auto& p : expected_nonempty_) {
       if (!listed_partitions_.contains(p)) {
         skipped.insert(p);
-        plan_.guards.push_back({p, "the listing shows no data file although metadata says this partition holds "
-                                   "live file groups; partition skipped"});
+        plan_.guards.push_back({p,
+                                "the listing shows no data file although metadata says this partition holds "
+                                "live file groups; partition skipped"});
       }
     }
     if (!plan_.stopped) {
@@ -350,7 +353,9 @@ class OrphanSweep {
       for (const auto& f : files) referenced_.insert(join_path(f.partition, f.name));
     }
     for (const auto& [p, ids] : written) {
-      const bool live = std::any_of(ids.begin(), ids.end(), [&](const std::string& id) { return !replaced.contains({p, id}); });
+      const bool live = std::any_of(ids.begin(), ids.end(), [&](const std::string& id) {
+        return !replaced.contains({p, id});
+      });
       if (live) expected_nonempty_.insert(p);
     }
     has_completed_writes_ = !md.timeline.completed_commits().empty();
@@ -372,10 +377,10 @@ class OrphanSweep {
     const auto horizon = orphan_horizon(*md_);
     if (!horizon || t < *horizon) return Verdict::keep;
     const Instant* i = tl.find(t);
-    if (i == nullptr) return Verdict::candidate;           // a failed write whose instant is gone
-    if (i->is_pending()) return Verdict::keep;             // rollback's job
+    if (i == nullptr) return Verdict::candidate;                 // a failed write whose instant is gone
+    if (i->is_pending()) return Verdict::keep;                   // rollback's job
     if (!is_write_action(i->action)) return Verdict::candidate;  // no write has this time
-    if (!md_->commits.contains(t)) return Verdict::keep;   // completed write: only if its metadata was read
+    if (!md_->commits.contains(t)) return Verdict::keep;         // completed write: only if its metadata was read
     // A completed write's file that its metadata does not name: Hudi's view
     // attaches a layout-2 log to a slice, and reads a base file that is the
     // only one of its slice. Only a duplicate beside the named one is an
@@ -423,8 +428,8 @@ class OrphanSweep {
   std::set<std::string> foreign_tables_;
   std::vector<OrphanFile> candidates_;
   std::vector<OrphanFile> too_young_;
-  std::set<std::string> named_slices_;         // partition/fileId@instant of every named file
-  std::set<std::string> listed_named_slices_;  // the same, of named base files the listing holds
+  std::set<std::string> named_slices_;                          // partition/fileId@instant of every named file
+  std::set<std::string> listed_named_slices_;                   // the same, of named base files the listing holds
   std::vector<std::pair<std::string, OrphanFile>> duplicates_;  // slice key, file
   bool has_completed_writes_ = false;
   TableViewBuilder view_;
@@ -435,13 +440,14 @@ class OrphanSweep {
 /// error: nothing is planned.
 template <Storage S>
 [[nodiscard]] StatusOr<OrphanPlan> plan_orphans(S& storage, const TableMetadata& md, const OrphanOptions& options,
-                                  std::int64_t now_ms) {
+                                                std::int64_t now_ms) {
   LAKEGC_ASSIGN_OR_RETURN(OrphanSweep sweep, OrphanSweep::make(md, options, now_ms));
   ListOptions opts;
   // Skip the table's own .hoodie but not nested ones: those reveal a second
   // table sharing the location.
   opts.skip_dir = [](std::string_view dir) { return dir == ".hoodie"; };
-  Status st = storage.list("", [&](const FileEntry& e) { sweep.add(e.path, e.size, e.mtime_ms); }, opts);
+  Status st = storage.list(
+      "", [&](const FileEntry& e) { sweep.add(e.path, e.size, e.mtime_ms); }, opts);
   if (!st.ok()) return annotate(st, "orphan sweep: listing the table failed; nothing is deleted");
   return std::move(sweep).finish();
 }

@@ -91,8 +91,8 @@ inline RollbackPlan plan_rollback(const TableMetadata& md, const RollbackOptions
     } else if (view != nullptr) {
       for (const UncommittedFile& u : view->uncommitted_files()) {
         if (u.instant == i.requested) {
-          files.push_back({view->partitions()[u.partition].path, std::string(view->file_name(u.file)),
-                           view->file_size(u.file)});
+          files.push_back(
+              {view->partitions()[u.partition].path, std::string(view->file_name(u.file)), view->file_size(u.file)});
         }
       }
     }

@@ -76,7 +76,7 @@ enum class TtlVerdict : std::uint8_t {
   expired,           ///< this run deletes it
   expired_over_cap,  ///< expired, past max.delete.partitions: a later run deletes it
   not_expired,
-  no_file_slices,    ///< KEEP_BY_TIME: no latest slice (empty, or every group replaced): skipped
+  no_file_slices,  ///< KEEP_BY_TIME: no latest slice (empty, or every group replaced): skipped
 };
 
 constexpr std::string_view to_string(TtlVerdict v) noexcept {
@@ -152,7 +152,8 @@ inline std::optional<InstantTime> ttl_last_commit_time(const TableView& v, const
 }
 
 // The commitTime Hudi's KEEP_BY_CREATION_TIME reads, or the error its run fails with.
-[[nodiscard]] inline StatusOr<std::string> ttl_creation_time(const PartitionCreationTimes* creation, const std::string& partition) {
+[[nodiscard]] inline StatusOr<std::string> ttl_creation_time(const PartitionCreationTimes* creation,
+                                                             const std::string& partition) {
   const PartitionCreationRecord* rec = nullptr;
   if (creation != nullptr) {
     if (auto it = creation->find(partition); it != creation->end()) rec = &it->second;
@@ -198,8 +199,8 @@ inline std::optional<std::string> hive_style_match(const TableView& v, std::stri
 
 }  // namespace detail
 
-[[nodiscard]] inline StatusOr<TtlPlan> plan_ttl(const TableView& view, const TableMetadata& md, const TtlSettings& settings,
-                                  const TtlContext& ctx) {
+[[nodiscard]] inline StatusOr<TtlPlan> plan_ttl(const TableView& view, const TableMetadata& md,
+                                                const TtlSettings& settings, const TtlContext& ctx) {
   TtlPlan plan;
   plan.strategy = settings.strategy;
   plan.days_retain = settings.days_retain;
@@ -215,7 +216,8 @@ inline std::optional<std::string> hive_style_match(const TableView& v, std::stri
   if (std::none_of(instants.begin(), instants.end(), [](const Instant& i) { return i.is_completed(); })) {
     plan.noop_reasons.emplace_back("the active timeline has no completed instant");
   }
-  if (!md.partitioned) plan.noop_reasons.emplace_back("the table is not partitioned (no hoodie.table.partition.fields)");
+  if (!md.partitioned)
+    plan.noop_reasons.emplace_back("the table is not partitioned (no hoodie.table.partition.fields)");
   if (!plan.noop_reasons.empty()) return plan;
 
   std::map<std::string, const Partition*, std::less<>> on_storage;
@@ -241,8 +243,9 @@ inline std::optional<std::string> hive_style_match(const TableView& v, std::stri
       tp.probably_meant = detail::hive_style_match(view, tp.partition);
     }
     if (settings.strategy == TtlStrategy::keep_by_time) {
-      const auto newest =
-          found == on_storage.end() ? std::nullopt : detail::ttl_last_commit_time(view, *found->second, ctx.ttl_instant);
+      const auto newest = found == on_storage.end()
+                              ? std::nullopt
+                              : detail::ttl_last_commit_time(view, *found->second, ctx.ttl_instant);
       if (newest) tp.reference = newest->str();
     } else {
       LAKEGC_ASSIGN_OR_RETURN(tp.reference, detail::ttl_creation_time(ctx.creation, tp.partition));
@@ -296,8 +299,7 @@ inline std::optional<std::string> hive_style_match(const TableView& v, std::stri
         "the metadata table's), not the sorted order lakegc shows";
   }
   if (plan.expired_total > 0 && settings.max_delete_partitions == 0) {
-    plan.warnings.emplace_back(
-        "hoodie.partition.ttl.strategy.max.delete.partitions=0: every run deletes nothing");
+    plan.warnings.emplace_back("hoodie.partition.ttl.strategy.max.delete.partitions=0: every run deletes nothing");
   }
 
   const std::set<std::string_view> doomed(plan.expired.begin(), plan.expired.end());

@@ -75,8 +75,8 @@ inline std::optional<JavaLocalDateTime> parse_java_millis_instant(std::string_vi
   const auto minute = static_cast<int>(num(y + 6, 2));
   const auto second = static_cast<int>(num(y + 8, 2));
   const auto millis = static_cast<int>(num(y + 10, 3));
-  if (year < 1 || year > 999'999'999 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 24 ||
-      minute > 59 || second > 59) {
+  if (year < 1 || year > 999'999'999 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 24 || minute > 59 ||
+      second > 59) {
     return std::nullopt;
   }
   const bool next_midnight = hour == 24;
@@ -110,11 +110,12 @@ inline std::optional<std::int64_t> java_parse_long(std::string_view s) {
 /// string. InvalidArgument where Hudi throws (a reference that is neither a
 /// date nor a whole number).
 [[nodiscard]] inline StatusOr<std::string> instant_plus_millis(std::string_view reference, std::int64_t millis,
-                                                 TimelineTimezone tz) {
+                                                               TimelineTimezone tz) {
   const std::string padded = fix_instant_time_compatibility(reference);
   if (auto dt = detail::parse_java_millis_instant(padded)) {
     const absl::TimeZone zone = detail::zone_of(tz);
-    const absl::Time at = absl::FromCivil(dt->civil, zone) + absl::Milliseconds(dt->millis) + absl::Milliseconds(millis);
+    const absl::Time at =
+        absl::FromCivil(dt->civil, zone) + absl::Milliseconds(dt->millis) + absl::Milliseconds(millis);
     const absl::CivilSecond c = absl::ToCivilSecond(at, zone);
     const std::int64_t ms = ((absl::ToUnixMillis(at) % 1000) + 1000) % 1000;
     const std::string year = c.year() > 9999 ? fmt::format("+{}", c.year()) : fmt::format("{:04d}", c.year());
@@ -128,8 +129,8 @@ inline std::optional<std::int64_t> java_parse_long(std::string_view s) {
 }
 
 /// Hudi's isPartitionExpired: the TTL instant sorts after reference + retention.
-[[nodiscard]] inline StatusOr<bool> is_expired(const InstantTime& ttl_instant, std::string_view reference, std::int64_t ttl_millis,
-                                 TimelineTimezone tz) {
+[[nodiscard]] inline StatusOr<bool> is_expired(const InstantTime& ttl_instant, std::string_view reference,
+                                               std::int64_t ttl_millis, TimelineTimezone tz) {
   LAKEGC_ASSIGN_OR_RETURN(std::string expires, instant_plus_millis(reference, ttl_millis, tz));
   return fix_instant_time_compatibility(ttl_instant.str()) > expires;
 }

@@ -44,8 +44,13 @@
 namespace lakegc {
 
 /// Hudi's CompactionTriggerStrategy.
-enum class CompactionTrigger : std::uint8_t { num_commits, num_commits_after_last_request, time_elapsed, num_or_time,
-                                              num_and_time };
+enum class CompactionTrigger : std::uint8_t {
+  num_commits,
+  num_commits_after_last_request,
+  time_elapsed,
+  num_or_time,
+  num_and_time
+};
 
 constexpr std::string_view to_string(CompactionTrigger t) noexcept {
   switch (t) {
@@ -154,8 +159,9 @@ inline const std::set<std::string>& known_archive_keys() {
                                   "a whole number >= 1 (Hudi's MOR compaction window fails on 0 or less)"));
   if (auto kv = keys.get("hoodie.archive.limit.instants")) {
     LAKEGC_ASSIGN_OR_RETURN(s.limit_instants,
-                            detail::parse_int(*kv, 0, "a whole number >= 0 (a Java long; Stream.limit refuses "
-                                                      "a negative one)",
+                            detail::parse_int(*kv, 0,
+                                              "a whole number >= 0 (a Java long; Stream.limit refuses "
+                                              "a negative one)",
                                               std::numeric_limits<std::int64_t>::max()));
   }
   LAKEGC_RETURN_IF_ERROR(java_bool("hoodie.archive.beyond.savepoint", s.beyond_savepoint));

@@ -160,8 +160,7 @@ constexpr auto cleaning(Stages... stages) {
                 "that savepoints or pending compactions need: add both guards, or pass lakegc::unguarded to "
                 "say it is on purpose");
   constexpr bool all_known = ((RetentionRule<Stages> || SliceGuard<Stages> || detail::is_scope_v<Stages> ||
-                               detail::is_builtin_guard_v<Stages> || std::is_same_v<Stages, unguarded_t>) &&
-                              ...);
+                               detail::is_builtin_guard_v<Stages> || std::is_same_v<Stages, unguarded_t>)&&...);
   static_assert(all_known,
                 "lakegc::cleaning(...) takes retention rules, guards (lakegc::guard::*, or a type modelling "
                 "SliceGuard), scopes (lakegc::scope::*) and lakegc::unguarded; one argument is none of these");

@@ -88,8 +88,8 @@ struct KeyLookup {
 // `max` defaults to what the 32-bit counts hold: a larger value must be
 // refused, not wrapped (4294967296 commits retained would become 0, i.e. 1).
 [[nodiscard]] inline StatusOr<std::int64_t> parse_int(const std::pair<std::string, std::string>& kv, std::int64_t min,
-                                        std::string_view expected,
-                                        std::int64_t max = std::numeric_limits<std::uint32_t>::max()) {
+                                                      std::string_view expected,
+                                                      std::int64_t max = std::numeric_limits<std::uint32_t>::max()) {
   const std::string& v = kv.second;
   std::int64_t out = 0;
   const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
@@ -132,17 +132,34 @@ inline std::optional<std::string> regex_too_complex(std::string_view re) {
 
 // Every hoodie.clean* key lakegc understands (current and legacy).
 inline const std::set<std::string>& known_clean_keys() {
-  static const std::set<std::string> keys = {
-      "hoodie.clean.policy", "hoodie.cleaner.policy", "hoodie.clean.commits.retained",
-      "hoodie.cleaner.commits.retained", "hoodie.clean.hours.retained", "hoodie.cleaner.hours.retained",
-      "hoodie.clean.fileversions.retained", "hoodie.cleaner.fileversions.retained",
-      "hoodie.clean.incremental.enabled", "hoodie.cleaner.incremental.mode", "hoodie.clean.trigger.strategy",
-      "hoodie.clean.trigger.max.commits", "hoodie.clean.max.commits", "hoodie.clean.max.commits.to.clean",
-      "hoodie.clean.partition.filter.regex", "hoodie.clean.partition.filter.selected", "hoodie.clean.automatic",
-      "hoodie.clean.async", "hoodie.clean.async.enabled", "hoodie.clean.multiple.enabled",
-      "hoodie.clean.allow.multiple", "hoodie.clean.failed.writes.policy", "hoodie.cleaner.policy.failed.writes",
-      "hoodie.clean.parallelism", "hoodie.cleaner.parallelism", "hoodie.clean.delete.bootstrap.base.file",
-      "hoodie.cleaner.delete.bootstrap.base.file", "hoodie.clean.optimize.using.local.engine.context"};
+  static const std::set<std::string> keys = {"hoodie.clean.policy",
+                                             "hoodie.cleaner.policy",
+                                             "hoodie.clean.commits.retained",
+                                             "hoodie.cleaner.commits.retained",
+                                             "hoodie.clean.hours.retained",
+                                             "hoodie.cleaner.hours.retained",
+                                             "hoodie.clean.fileversions.retained",
+                                             "hoodie.cleaner.fileversions.retained",
+                                             "hoodie.clean.incremental.enabled",
+                                             "hoodie.cleaner.incremental.mode",
+                                             "hoodie.clean.trigger.strategy",
+                                             "hoodie.clean.trigger.max.commits",
+                                             "hoodie.clean.max.commits",
+                                             "hoodie.clean.max.commits.to.clean",
+                                             "hoodie.clean.partition.filter.regex",
+                                             "hoodie.clean.partition.filter.selected",
+                                             "hoodie.clean.automatic",
+                                             "hoodie.clean.async",
+                                             "hoodie.clean.async.enabled",
+                                             "hoodie.clean.multiple.enabled",
+                                             "hoodie.clean.allow.multiple",
+                                             "hoodie.clean.failed.writes.policy",
+                                             "hoodie.cleaner.policy.failed.writes",
+                                             "hoodie.clean.parallelism",
+                                             "hoodie.cleaner.parallelism",
+                                             "hoodie.clean.delete.bootstrap.base.file",
+                                             "hoodie.cleaner.delete.bootstrap.base.file",
+                                             "hoodie.clean.optimize.using.local.engine.context"};
   return keys;
 }
 
@@ -166,9 +183,9 @@ inline const std::set<std::string>& known_clean_keys() {
     policy_name = p->second;
     if (policy_name != "KEEP_LATEST_COMMITS" && policy_name != "KEEP_LATEST_FILE_VERSIONS" &&
         policy_name != "KEEP_LATEST_BY_HOURS") {
-      return absl::InvalidArgumentError(fmt::format(
-          "{}={}: expected KEEP_LATEST_COMMITS, KEEP_LATEST_FILE_VERSIONS or KEEP_LATEST_BY_HOURS", p->first,
-          p->second));
+      return absl::InvalidArgumentError(
+          fmt::format("{}={}: expected KEEP_LATEST_COMMITS, KEEP_LATEST_FILE_VERSIONS or KEEP_LATEST_BY_HOURS",
+                      p->first, p->second));
     }
   } else {
     const int set = (commits ? 1 : 0) + (hours ? 1 : 0) + (versions ? 1 : 0);
@@ -218,8 +235,8 @@ inline const std::set<std::string>& known_clean_keys() {
     scope.trigger_max_commits = static_cast<std::uint32_t>(n);
   }
   if (auto m = keys.get("hoodie.clean.max.commits.to.clean")) {
-    LAKEGC_ASSIGN_OR_RETURN(auto n, detail::parse_int(*m, 1, "a whole number >= 1",
-                                                      std::numeric_limits<std::int64_t>::max()));
+    LAKEGC_ASSIGN_OR_RETURN(auto n,
+                            detail::parse_int(*m, 1, "a whole number >= 1", std::numeric_limits<std::int64_t>::max()));
     scope.max_commits_to_clean = static_cast<std::uint64_t>(n);
   }
   if (auto m = keys.get("hoodie.clean.multiple.enabled", "hoodie.clean.allow.multiple")) {
@@ -236,9 +253,9 @@ inline const std::set<std::string>& known_clean_keys() {
   const auto selected = keys.get("hoodie.clean.partition.filter.selected");
   const auto regex = keys.get("hoodie.clean.partition.filter.regex");
   if ((selected || regex) && scope.incremental) {
-    return absl::InvalidArgumentError(fmt::format(
-        "{}: a partition filter restricts a full scan; set hoodie.clean.incremental.enabled=false",
-        selected ? selected->first : regex->first));
+    return absl::InvalidArgumentError(
+        fmt::format("{}: a partition filter restricts a full scan; set hoodie.clean.incremental.enabled=false",
+                    selected ? selected->first : regex->first));
   }
   if (selected) {
     std::string_view s = selected->second;
@@ -261,7 +278,8 @@ inline const std::set<std::string>& known_clean_keys() {
     try {
       (void)std::regex(regex->second);
     } catch (const std::regex_error& err) {
-      return absl::InvalidArgumentError(fmt::format("{}={}: invalid regex: {}", regex->first, regex->second, err.what()));
+      return absl::InvalidArgumentError(
+          fmt::format("{}={}: invalid regex: {}", regex->first, regex->second, err.what()));
     }
     scope.partition_regex = regex->second;
   }
@@ -326,8 +344,10 @@ inline const std::set<std::string>& known_clean_keys() {
             std::uint32_t u = 0;
             for (std::size_t h = at; h < at + 4; ++h) {
               const char c = logical[h];
-              const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                          : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+              const int d = c >= '0' && c <= '9'   ? c - '0'
+                            : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                            : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                                   : -1;
               if (d < 0) return std::nullopt;
               u = u * 16 + static_cast<std::uint32_t>(d);
             }

@@ -105,7 +105,8 @@ inline std::optional<InstantTime> apply_cap(const RetentionContext& ctx, std::op
   const Timeline& tl = ctx.metadata.timeline;
   const auto commits = tl.completed_commits();
   const std::size_t from = first_commit_at_or_after(tl, *prev->earliest_commit_to_retain);
-  const std::size_t capped = from + static_cast<std::size_t>(std::min<std::uint64_t>(ctx.max_commits_to_clean, commits.size()));
+  const std::size_t capped =
+      from + static_cast<std::size_t>(std::min<std::uint64_t>(ctx.max_commits_to_clean, commits.size()));
   if (capped >= commits.size()) return ectr;
   return std::min(*ectr, commits[capped]->requested);
 }
@@ -196,8 +197,8 @@ struct keep_by_hours {
 
   std::optional<InstantTime> earliest_commit_to_retain(const RetentionContext& ctx) const {
     const Timeline& tl = ctx.metadata.timeline;
-    const InstantTime cutoff = InstantTime::from_epoch_ms(
-        ctx.now_ms - static_cast<std::int64_t>(hours) * 3'600'000, ctx.metadata.timezone);
+    const InstantTime cutoff =
+        InstantTime::from_epoch_ms(ctx.now_ms - static_cast<std::int64_t>(hours) * 3'600'000, ctx.metadata.timezone);
     const auto commits = tl.completed_commits();
     const std::size_t i = detail::first_commit_at_or_after(tl, cutoff);
     if (i >= commits.size()) return std::nullopt;

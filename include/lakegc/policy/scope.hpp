@@ -57,7 +57,7 @@ struct ScopeSettings {
   bool incremental = false;
   std::vector<std::string> selected_partitions;
   std::string partition_regex;
-  std::uint64_t max_commits_to_clean = 0;       // 0: unlimited
+  std::uint64_t max_commits_to_clean = 0;  // 0: unlimited
   std::optional<std::uint32_t> empty_clean_interval_hours;
   std::uint32_t trigger_max_commits = 1;
   /// hoodie.clean.multiple.enabled (false since Hudi 0.15): schedule a new

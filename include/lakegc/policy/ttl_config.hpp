@@ -62,14 +62,13 @@ namespace config {
 namespace detail {
 
 inline const std::set<std::string>& known_ttl_keys() {
-  static const std::set<std::string> keys = {
-      "hoodie.partition.ttl.inline",
-      "hoodie.partition.ttl.management.strategy.type",
-      "hoodie.partition.ttl.strategy.class",
-      "hoodie.partition.ttl.strategy.days.retain",
-      "hoodie.partition.ttl.strategy.partition.selected",
-      "hoodie.partition.ttl.strategy.max.delete.partitions",
-      "hoodie.partition.ttl.strategy.stats.max.parallelism"};
+  static const std::set<std::string> keys = {"hoodie.partition.ttl.inline",
+                                             "hoodie.partition.ttl.management.strategy.type",
+                                             "hoodie.partition.ttl.strategy.class",
+                                             "hoodie.partition.ttl.strategy.days.retain",
+                                             "hoodie.partition.ttl.strategy.partition.selected",
+                                             "hoodie.partition.ttl.strategy.max.delete.partitions",
+                                             "hoodie.partition.ttl.strategy.stats.max.parallelism"};
   return keys;
 }
 
@@ -134,14 +133,14 @@ inline std::vector<std::string> java_split_commas(std::string_view s) {
     s.days_retain = static_cast<std::int32_t>(days);
   }
   if (auto kv = keys.get("hoodie.partition.ttl.strategy.max.delete.partitions")) {
-    LAKEGC_ASSIGN_OR_RETURN(auto n, detail::parse_int(*kv, 0,
-                                                      "a whole number >= 0 (a negative cap makes Hudi's run fail)",
-                                                      std::numeric_limits<std::int32_t>::max()));
+    LAKEGC_ASSIGN_OR_RETURN(auto n,
+                            detail::parse_int(*kv, 0, "a whole number >= 0 (a negative cap makes Hudi's run fail)",
+                                              std::numeric_limits<std::int32_t>::max()));
     s.max_delete_partitions = static_cast<std::uint32_t>(n);
   }
   if (auto kv = keys.get("hoodie.partition.ttl.strategy.stats.max.parallelism")) {
-    LAKEGC_ASSIGN_OR_RETURN(auto n, detail::parse_int(*kv, 1, "a whole number >= 1",
-                                                      std::numeric_limits<std::int32_t>::max()));
+    LAKEGC_ASSIGN_OR_RETURN(auto n,
+                            detail::parse_int(*kv, 1, "a whole number >= 1", std::numeric_limits<std::int32_t>::max()));
     s.stats_max_parallelism = static_cast<std::uint32_t>(n);
   }
   if (auto kv = keys.get("hoodie.partition.ttl.strategy.partition.selected"); kv && !kv->second.empty()) {
@@ -150,9 +149,9 @@ inline std::vector<std::string> java_split_commas(std::string_view s) {
       std::set<std::string_view> seen;
       for (const auto& p : items) {
         if (!seen.insert(p).second) {
-          return absl::InvalidArgumentError(fmt::format(
-              "{}: lists '{}' twice; Hudi's KEEP_BY_TIME run fails on it (Collectors.toMap: duplicate key)",
-              kv->first, p));
+          return absl::InvalidArgumentError(
+              fmt::format("{}: lists '{}' twice; Hudi's KEEP_BY_TIME run fails on it (Collectors.toMap: duplicate key)",
+                          kv->first, p));
         }
       }
     }

@@ -99,8 +99,8 @@ namespace config {
       out.concurrency = ConcurrencyMode::non_blocking;
     } else {
       return absl::InvalidArgumentError(fmt::format(
-          "{}={}: expected SINGLE_WRITER, OPTIMISTIC_CONCURRENCY_CONTROL or NON_BLOCKING_CONCURRENCY_CONTROL",
-          m->first, m->second));
+          "{}={}: expected SINGLE_WRITER, OPTIMISTIC_CONCURRENCY_CONTROL or NON_BLOCKING_CONCURRENCY_CONTROL", m->first,
+          m->second));
     }
   }
   out.rollback = out.effective_rollback();

@@ -108,9 +108,8 @@ class memory_storage {
           end = parent.find('/', end);
           if (end == std::string_view::npos) end = parent.size();
           const std::string_view level = parent.substr(0, end);
-          const bool already =
-              entered == level || (entered.size() > level.size() && entered.starts_with(level) &&
-                                   entered[level.size()] == '/');
+          const bool already = entered == level || (entered.size() > level.size() && entered.starts_with(level) &&
+                                                    entered[level.size()] == '/');
           if (!already) {
             if (!options.recursive || (options.skip_dir && options.skip_dir(level))) {
               pruned = std::string(level);
@@ -153,9 +152,8 @@ class memory_storage {
     const auto it = files_.find(path);
     if (it == files_.end()) return absent("read", path);
     if (!it->second.bytes) {
-      return absl::FailedPreconditionError(
-          "read " + detail::quote_path(path) +
-          ": file has only a declared size (put_sized), no content");
+      return absl::FailedPreconditionError("read " + detail::quote_path(path) +
+                                           ": file has only a declared size (put_sized), no content");
     }
     return *it->second.bytes;
   }
@@ -260,9 +258,7 @@ class memory_storage {
   };
   using file_map = std::map<std::string, object, detail::listing_order>;
 
-  static constexpr std::size_t index(storage_op op) noexcept {
-    return static_cast<std::size_t>(op);
-  }
+  static constexpr std::size_t index(storage_op op) noexcept { return static_cast<std::size_t>(op); }
 
   // Every Storage call starts here: count it, then a crash or an armed
   // failure preempts it.
@@ -296,8 +292,7 @@ class memory_storage {
 
   // The first proper prefix of `path` that is a file, if any.
   std::optional<std::string_view> file_ancestor(std::string_view path) const {
-    for (std::size_t slash = path.find('/'); slash != std::string_view::npos;
-         slash = path.find('/', slash + 1)) {
+    for (std::size_t slash = path.find('/'); slash != std::string_view::npos; slash = path.find('/', slash + 1)) {
       if (files_.contains(path.substr(0, slash))) return path.substr(0, slash);
     }
     return std::nullopt;
@@ -309,8 +304,7 @@ class memory_storage {
   file_map::iterator past_subtree(const std::string& dir) { return files_.lower_bound(dir + '\0'); }
 
   [[nodiscard]] static Status missing(std::string_view op, std::string_view path, std::string_view what) {
-    return absl::NotFoundError(std::string(op) + " " + detail::quote_path(path) + ": " +
-                               std::string(what));
+    return absl::NotFoundError(std::string(op) + " " + detail::quote_path(path) + ": " + std::string(what));
   }
   [[nodiscard]] static Status not_a_directory(std::string_view op, std::string_view path) {
     return absl::FailedPreconditionError(std::string(op) + " " + detail::quote_path(path) +
@@ -319,25 +313,22 @@ class memory_storage {
   // stat/read/remove of a path that is not a file: a directory, or nothing.
   [[nodiscard]] Status absent(std::string_view op, std::string_view path) const {
     if (is_dir(path)) {
-      return absl::FailedPreconditionError(
-          std::string(op) + " " + detail::quote_path(path) +
-          (op == "remove" ? ": directory not empty" : ": is a directory, not a file"));
+      return absl::FailedPreconditionError(std::string(op) + " " + detail::quote_path(path) +
+                                           (op == "remove" ? ": directory not empty" : ": is a directory, not a file"));
     }
     return missing(op, path, "no such file");
   }
 
   [[nodiscard]] Status create(std::string_view op, std::string_view path, std::optional<std::string> bytes,
-                std::uint64_t size) {
+                              std::uint64_t size) {
     LAKEGC_RETURN_IF_ERROR(begin(storage_op::write));
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(path, op));
     if (files_.contains(path) || is_dir(path)) {
-      return absl::AlreadyExistsError(std::string(op) + " " + detail::quote_path(path) +
-                                      ": already exists");
+      return absl::AlreadyExistsError(std::string(op) + " " + detail::quote_path(path) + ": already exists");
     }
     if (const auto file = file_ancestor(path)) {
       return absl::FailedPreconditionError(std::string(op) + " " + detail::quote_path(path) + ": " +
-                                           detail::quote_path(*file) +
-                                           " is a file, not a directory");
+                                           detail::quote_path(*file) + " is a file, not a directory");
     }
     files_.emplace(std::string(path), object{std::move(bytes), size, now()});
     total_bytes_ += size;

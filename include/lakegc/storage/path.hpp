@@ -50,8 +50,7 @@ inline std::string quote_path(std::string_view path) {
 /// OK when `path` is a well-formed path relative to the storage root, else
 /// InvalidArgument naming `op` and the path. `allow_root` admits `""` (the
 /// root itself), which only list() accepts.
-[[nodiscard]] inline Status check_relative_path(std::string_view path, std::string_view op,
-                                  bool allow_root = false) {
+[[nodiscard]] inline Status check_relative_path(std::string_view path, std::string_view op, bool allow_root = false) {
   auto refuse = [&](std::string_view why) {
     std::string msg(op);
     msg += ": refusing path ";

@@ -114,8 +114,8 @@ class posix_storage {
     const int fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) {
       const int err = errno;
-      return absl::ErrnoToStatus(err, detail::to_absl("posix_storage: cannot open root directory " +
-                                                      detail::quote_path(root)));
+      return absl::ErrnoToStatus(
+          err, detail::to_absl("posix_storage: cannot open root directory " + detail::quote_path(root)));
     }
     return posix_storage(detail::unique_fd(fd), std::move(root));
   }
@@ -139,25 +139,22 @@ class posix_storage {
   [[nodiscard]] StatusOr<FileInfo> stat(std::string_view path) {
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(path, "stat"));
     const auto [parent, name] = detail::split_parent(path);
-    LAKEGC_ASSIGN_OR_RETURN(const detail::unique_fd dir,
-                            open_dir("stat", path, parent, walk::lookup));
+    LAKEGC_ASSIGN_OR_RETURN(const detail::unique_fd dir, open_dir("stat", path, parent, walk::lookup));
     struct ::stat st {};
     if (::fstatat(dir_fd(dir), std::string(name).c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
       return sys_error(errno, "stat", path);
     }
     LAKEGC_RETURN_IF_ERROR(require_regular(st, "stat", path));
-    return FileInfo{std::string(path), static_cast<std::uint64_t>(st.st_size),
-                    detail::mtime_ms_of(st)};
+    return FileInfo{std::string(path), static_cast<std::uint64_t>(st.st_size), detail::mtime_ms_of(st)};
   }
 
   [[nodiscard]] StatusOr<std::string> read(std::string_view path) {
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(path, "read"));
     const auto [parent, name] = detail::split_parent(path);
-    LAKEGC_ASSIGN_OR_RETURN(const detail::unique_fd dir,
-                            open_dir("read", path, parent, walk::lookup));
+    LAKEGC_ASSIGN_OR_RETURN(const detail::unique_fd dir, open_dir("read", path, parent, walk::lookup));
     // O_NONBLOCK: opening a FIFO must not hang; it is refused just below.
-    const detail::unique_fd fd(::openat(dir_fd(dir), std::string(name).c_str(),
-                                        O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
+    const detail::unique_fd fd(
+        ::openat(dir_fd(dir), std::string(name).c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
     if (!fd) {
       const int err = errno;
       if (err == ELOOP) return symlink_refused("read", path, path);
@@ -196,8 +193,7 @@ class posix_storage {
     detail::unique_fd fd;
     for (int attempt = 0; !fd; ++attempt) {
       tmp = ".lakegc-tmp-" + std::to_string(::getpid()) + "-" + std::to_string(next_tmp_id());
-      fd = detail::unique_fd(
-          ::openat(dfd, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
+      fd = detail::unique_fd(::openat(dfd, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
       if (!fd && (errno != EEXIST || attempt == 100)) return sys_error(errno, op, path);
     }
     Status written = write_all(fd.get(), bytes, path);
@@ -218,8 +214,7 @@ class posix_storage {
   [[nodiscard]] Status remove(std::string_view path) {
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(path, "remove"));
     const auto [parent, name] = detail::split_parent(path);
-    LAKEGC_ASSIGN_OR_RETURN(const detail::unique_fd dir,
-                            open_dir("remove", path, parent, walk::lookup));
+    LAKEGC_ASSIGN_OR_RETURN(const detail::unique_fd dir, open_dir("remove", path, parent, walk::lookup));
     return remove_at(dir_fd(dir), path, std::string(name));
   }
 
@@ -274,8 +269,7 @@ class posix_storage {
   }
 
   std::string where(std::string_view op, std::string_view path) const {
-    return std::string(op) + " " + detail::quote_path(path) + " under " +
-           detail::quote_path(root_path_);
+    return std::string(op) + " " + detail::quote_path(path) + " under " + detail::quote_path(root_path_);
   }
   [[nodiscard]] Status sys_error(int err, std::string_view op, std::string_view path) const {
     return absl::ErrnoToStatus(err, detail::to_absl(where(op, path)));
@@ -289,8 +283,7 @@ class posix_storage {
   }
 
   // stat/read act on regular files only.
-  [[nodiscard]] Status require_regular(const struct ::stat& st, std::string_view op,
-                         std::string_view path) const {
+  [[nodiscard]] Status require_regular(const struct ::stat& st, std::string_view op, std::string_view path) const {
     if (S_ISREG(st.st_mode)) return Status();
     if (S_ISLNK(st.st_mode)) return symlink_refused(op, path, path);
     if (S_ISDIR(st.st_mode)) {
@@ -303,8 +296,8 @@ class posix_storage {
   // never following a link. `path` is what the caller asked about, for
   // messages. Returns an empty unique_fd for the root, except in list mode,
   // where fdopendir needs a descriptor of its own.
-  [[nodiscard]] StatusOr<detail::unique_fd> open_dir(std::string_view op, std::string_view path,
-                                       std::string_view dir, walk mode) const {
+  [[nodiscard]] StatusOr<detail::unique_fd> open_dir(std::string_view op, std::string_view path, std::string_view dir,
+                                                     walk mode) const {
     constexpr int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
     detail::unique_fd cur;
     if (dir.empty() && mode == walk::list) {
@@ -315,8 +308,7 @@ class posix_storage {
     std::string_view rest = dir;
     while (!rest.empty()) {
       const std::string comp(detail::pop_component(rest));
-      const std::string_view prefix =
-          dir.substr(0, dir.size() - rest.size() - (rest.empty() ? 0 : 1));
+      const std::string_view prefix = dir.substr(0, dir.size() - rest.size() - (rest.empty() ? 0 : 1));
       const int parent = dir_fd(cur);
       int fd = ::openat(parent, comp.c_str(), flags);
       if (fd < 0 && errno == ENOENT && mode == walk::create) {
@@ -336,8 +328,7 @@ class posix_storage {
           return sys_error(errno, op, path);
         }
         if (S_ISLNK(st.st_mode)) return symlink_refused(op, path, prefix);
-        const std::string msg =
-            where(op, path) + ": " + detail::quote_path(prefix) + " is a file, not a directory";
+        const std::string msg = where(op, path) + ": " + detail::quote_path(prefix) + " is a file, not a directory";
         // Nothing can exist under a file (NotFound), but asking to create
         // under one, or to list one, is a mistake about what is there.
         const bool last = rest.empty();
@@ -351,7 +342,7 @@ class posix_storage {
 
   template <typename Visitor>
   [[nodiscard]] Status list_dir(detail::unique_fd fd, std::string& path, Visitor& visit,
-                  const ListOptions& options) const {
+                                const ListOptions& options) const {
     DIR* raw = ::fdopendir(fd.get());
     if (raw == nullptr) return sys_error(errno, "list", path);
     fd.release();  // now owned by the DIR stream
@@ -380,13 +371,11 @@ class posix_storage {
         return sys_error(errno, "list", path);
       }
       if (S_ISREG(st.st_mode)) {
-        const FileEntry entry{path, static_cast<std::uint64_t>(st.st_size),
-                              detail::mtime_ms_of(st)};
+        const FileEntry entry{path, static_cast<std::uint64_t>(st.st_size), detail::mtime_ms_of(st)};
         visit(entry);
       } else if (S_ISDIR(st.st_mode) && options.recursive) {
         if (options.skip_dir && options.skip_dir(path)) continue;
-        detail::unique_fd sub(
-            ::openat(dfd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+        detail::unique_fd sub(::openat(dfd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
         if (!sub) {
           // Deleted, or swapped for a link or a file, since fstatat: skip it
           // like any entry that is not (or no longer) a directory.

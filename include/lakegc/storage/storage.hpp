@@ -125,12 +125,12 @@ concept ReadableStorage = requires(S& s, std::string_view path) {
  *  status per path (same order) so a partial failure is retried exactly.
  */
 template <typename S>
-concept MutableStorage = requires(S& s, std::string_view path, std::string_view bytes,
-                                  std::span<const std::string> paths) {
-  { s.write_if_absent(path, bytes) } -> std::same_as<Status>;
-  { s.remove(path) } -> std::same_as<Status>;
-  { s.remove_batch(paths) } -> std::same_as<std::vector<Status>>;
-};
+concept MutableStorage =
+    requires(S& s, std::string_view path, std::string_view bytes, std::span<const std::string> paths) {
+      { s.write_if_absent(path, bytes) } -> std::same_as<Status>;
+      { s.remove(path) } -> std::same_as<Status>;
+      { s.remove_batch(paths) } -> std::same_as<std::vector<Status>>;
+    };
 
 /** @concept Storage
  *  Where a table's files live, seen through paths relative to a root.

@@ -35,8 +35,9 @@ rc::detail::TestResult check_reference(bool canary) {
 
 TEST_CASE("canary: the retention property catches the planner of Hudi issue 8584") {
   const auto result = check_reference(/*canary=*/true);
-  REQUIRE_MESSAGE(result.is<rc::detail::FailureResult>(), "the retention check missed a planner that drops the "
-                                                          "newest slice before the boundary");
+  REQUIRE_MESSAGE(result.is<rc::detail::FailureResult>(),
+                  "the retention check missed a planner that drops the "
+                  "newest slice before the boundary");
   const auto failure = result.get<rc::detail::FailureResult>();
   CHECK(failure.description.find("retention broken") != std::string::npos);
   MESSAGE("caught after " << failure.numSuccess << " passing cases: " << failure.description);

@@ -37,7 +37,8 @@ TEST_CASE("property: plans are deterministic") {
                          std::string(slash == std::string_view::npos ? e.path : e.path.substr(slash + 1)), e.size});
     });
     const auto order = *rc::gen::container<std::vector<std::size_t>>(
-        listing.size(), rc::gen::resize(100, rc::gen::inRange<std::size_t>(0, std::max<std::size_t>(listing.size(), 1))));
+        listing.size(),
+        rc::gen::resize(100, rc::gen::inRange<std::size_t>(0, std::max<std::size_t>(listing.size(), 1))));
     for (std::size_t i = 0; i < listing.size(); ++i) std::swap(listing[i], listing[order[i]]);
     TableViewBuilder builder(b.md.timeline, b.md.layout);
     builder.require_declared_partitions();

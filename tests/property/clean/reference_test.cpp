@@ -33,10 +33,10 @@ struct Coverage {
 
 std::ostream& operator<<(std::ostream& os, const Coverage& c) {
   return os << "cases=" << c.cases << " with work=" << c.with_work << " replaced groups deleted=" << c.replaced_deleted
-            << " partitions deleted=" << c.partition_deleted << " incremental=" << c.incremental
-            << " (narrowed " << c.incremental_subset << ") fallbacks=" << c.fallback
-            << " empty cleans=" << c.empty_clean << " pending compactions=" << c.pending_compaction
-            << " savepoints=" << c.savepoints << " compactions over older slices=" << c.compaction_over_history;
+            << " partitions deleted=" << c.partition_deleted << " incremental=" << c.incremental << " (narrowed "
+            << c.incremental_subset << ") fallbacks=" << c.fallback << " empty cleans=" << c.empty_clean
+            << " pending compactions=" << c.pending_compaction << " savepoints=" << c.savepoints
+            << " compactions over older slices=" << c.compaction_over_history;
 }
 
 /// The property; tallies what each passing case exercised into `cov`.

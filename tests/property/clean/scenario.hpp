@@ -34,18 +34,18 @@ namespace lakegc::testing::prop {
 // --- what is generated ----------------------------------------------------------
 
 enum class OpKind : std::uint8_t {
-  write,               // a completed commit / deltacommit: updates and inserts
-  pending_insert,      // a write that stays in flight (its files are listed)
-  complete_pending,    // one of them completes, out of order
-  rollback_pending,    // one of them is abandoned; its files stay behind
-  schedule_compaction, // MOR: a compaction plan over some groups (COW: a write)
+  write,                // a completed commit / deltacommit: updates and inserts
+  pending_insert,       // a write that stays in flight (its files are listed)
+  complete_pending,     // one of them completes, out of order
+  rollback_pending,     // one of them is abandoned; its files stay behind
+  schedule_compaction,  // MOR: a compaction plan over some groups (COW: a write)
   complete_compaction,
-  replace,             // clustering / insert_overwrite / delete_partition
+  replace,  // clustering / insert_overwrite / delete_partition
   savepoint,
   remove_savepoint,
-  clean,               // the cleaner service runs with the scenario's policy
-  archive,             // archival up to some completed commit
-  delete_partition,    // a replacecommit replacing every group of a partition, writing nothing
+  clean,             // the cleaner service runs with the scenario's policy
+  archive,           // archival up to some completed commit
+  delete_partition,  // a replacecommit replacing every group of a partition, writing nothing
 };
 inline constexpr int kOpKinds = 12;
 
@@ -56,19 +56,27 @@ struct Op {
 };
 
 inline std::ostream& operator<<(std::ostream& os, const Op& op) {
-  static constexpr const char* names[] = {"write",        "pending_insert",      "complete_pending",
-                                          "rollback",     "schedule_compaction", "complete_compaction",
-                                          "replace",      "savepoint",           "remove_savepoint",
-                                          "clean",        "archive",             "delete_partition"};
+  static constexpr const char* names[] = {"write",
+                                          "pending_insert",
+                                          "complete_pending",
+                                          "rollback",
+                                          "schedule_compaction",
+                                          "complete_compaction",
+                                          "replace",
+                                          "savepoint",
+                                          "remove_savepoint",
+                                          "clean",
+                                          "archive",
+                                          "delete_partition"};
   return os << names[static_cast<int>(op.kind)] << "(" << op.mask << "," << static_cast<int>(op.x) << ")";
 }
 
 /// How the previous clean the planner sees is chosen.
 struct PrevClean {
   enum Kind : std::uint8_t { as_is, none, synthetic } kind = as_is;
-  int ectr = 0;               // synthetic: -2 none, -1 archived, else index into completed commits
+  int ectr = 0;                 // synthetic: -2 none, -1 archived, else index into completed commits
   std::uint8_t savepoints = 0;  // synthetic: bit i records savepoint i; bit 7 records a deleted one
-  int age_hours = 0;          // synthetic: how long ago the clean ran
+  int age_hours = 0;            // synthetic: how long ago the clean ran
 };
 
 inline std::ostream& operator<<(std::ostream& os, const PrevClean& p) {
@@ -105,25 +113,25 @@ inline constexpr const char* kPartitions[] = {"a", "b", "c/d"};  // one nested p
 // --- generators -----------------------------------------------------------------
 
 inline rc::Gen<Op> gen_op() {
-  return rc::gen::map(rc::gen::tuple(rc::gen::inRange(0, kOpKinds + 7), rc::gen::inRange(0, 1 << 12),
-                                     rc::gen::inRange(0, 256)),
-                      [](const std::tuple<int, int, int>& t) {
-                        Op op;
-                        // Extra weight: three more values mean "write"
-                        // (writes make the slices everything else works
-                        // on), two more "delete_partition" (a partition is
-                        // removed only if nothing is written there later)
-                        // and two more "schedule_compaction" (MOR rules
-                        // need compactions over groups with history).
-                        const int k = std::get<0>(t);
-                        op.kind = k < kOpKinds       ? static_cast<OpKind>(k)
-                                  : k < kOpKinds + 3 ? OpKind::write
-                                  : k < kOpKinds + 5 ? OpKind::delete_partition
-                                                     : OpKind::schedule_compaction;
-                        op.mask = static_cast<std::uint16_t>(std::get<1>(t));
-                        op.x = static_cast<std::uint8_t>(std::get<2>(t));
-                        return op;
-                      });
+  return rc::gen::map(
+      rc::gen::tuple(rc::gen::inRange(0, kOpKinds + 7), rc::gen::inRange(0, 1 << 12), rc::gen::inRange(0, 256)),
+      [](const std::tuple<int, int, int>& t) {
+        Op op;
+        // Extra weight: three more values mean "write"
+        // (writes make the slices everything else works
+        // on), two more "delete_partition" (a partition is
+        // removed only if nothing is written there later)
+        // and two more "schedule_compaction" (MOR rules
+        // need compactions over groups with history).
+        const int k = std::get<0>(t);
+        op.kind = k < kOpKinds       ? static_cast<OpKind>(k)
+                  : k < kOpKinds + 3 ? OpKind::write
+                  : k < kOpKinds + 5 ? OpKind::delete_partition
+                                     : OpKind::schedule_compaction;
+        op.mask = static_cast<std::uint16_t>(std::get<1>(t));
+        op.x = static_cast<std::uint8_t>(std::get<2>(t));
+        return op;
+      });
 }
 
 // RapidCheck scales integers in inRange by the current size (0 to 100 over a
@@ -145,7 +153,7 @@ inline rc::Gen<reference::Policy> gen_policy(bool guarded) {
         reference::Policy p;
         p.rule = std::get<0>(t);
         p.count = static_cast<std::uint32_t>(p.rule == Rule::keep_latest_file_versions ? 1 + std::get<1>(t) % 3
-                                                                                        : std::get<1>(t));
+                                                                                       : std::get<1>(t));
         const int g = std::get<2>(t);
         p.savepoint_guard = guarded || g % 4 != 0;
         p.pending_guard = guarded || g % 4 != 1;
@@ -280,7 +288,7 @@ class World {
   struct Group {
     std::size_t partition;
     std::string id;
-    InstantTime base;                      // key of its newest slice with a base file
+    InstantTime base;                       // key of its newest slice with a base file
     std::optional<InstantTime> compaction;  // pending compaction over it
     bool replaced = false;
   };
@@ -479,7 +487,9 @@ class World {
     info.partitions_written.push_back(partition);
   }
 
-  InstantTime now_plus(std::int64_t ms) const { return InstantTime::from_epoch_ms(table.now + ms, TimelineTimezone::utc); }
+  InstantTime now_plus(std::int64_t ms) const {
+    return InstantTime::from_epoch_ms(table.now + ms, TimelineTimezone::utc);
+  }
 
   static void normalise(CommitInfo& info) {
     std::sort(info.partitions_written.begin(), info.partitions_written.end());
@@ -569,8 +579,9 @@ inline std::string describe(const TableMetadata& md, const TableView& v) {
   for (const Instant& i : md.timeline.instants()) os << "  " << fmt::format("{}", i) << "\n";
   if (md.last_completed_clean) {
     os << "  previous clean " << md.last_completed_clean->instant.str() << " ectr="
-       << (md.last_completed_clean->earliest_commit_to_retain ? md.last_completed_clean->earliest_commit_to_retain->str()
-                                                               : "-")
+       << (md.last_completed_clean->earliest_commit_to_retain
+               ? md.last_completed_clean->earliest_commit_to_retain->str()
+               : "-")
        << "\n";
   }
   for (const PendingCompactionSlice& op : md.pending_compactions) {
@@ -578,7 +589,8 @@ inline std::string describe(const TableMetadata& md, const TableView& v) {
        << op.base_instant.str() << "\n";
   }
   for (const auto& [t, info] : md.commits) {
-    for (const WrittenFile& f : info.files) os << "  " << t.str() << " wrote " << join_path(f.partition, f.name) << "\n";
+    for (const WrittenFile& f : info.files)
+      os << "  " << t.str() << " wrote " << join_path(f.partition, f.name) << "\n";
   }
   for (const Partition& p : v.partitions()) {
     for (const FileGroup& g : v.groups_of(p)) {

@@ -40,17 +40,17 @@
 namespace lakegc::testing::orphans {
 
 enum class OpKind : std::uint8_t {
-  begin_write,        // a commit / deltacommit in flight, its files listed, markers for some
-  complete_write,     // a pending write (or clustering) completes, maybe with a speculative duplicate
-  fail_write,         // a pending write is rolled back: files deleted or left, rollback instant or not
+  begin_write,     // a commit / deltacommit in flight, its files listed, markers for some
+  complete_write,  // a pending write (or clustering) completes, maybe with a speculative duplicate
+  fail_write,      // a pending write is rolled back: files deleted or left, rollback instant or not
   schedule_compaction,
   complete_compaction,
-  replace,            // clustering: pending or completed at once
-  clean,              // a clean instant, deleting the oldest committed slice of a group or a replaced group
-  rollback_instant,   // a completed rollback instant (of a write that left nothing)
-  savepoint,          // a savepoint of the latest completed commit, at its time
+  replace,           // clustering: pending or completed at once
+  clean,             // a clean instant, deleting the oldest committed slice of a group or a replaced group
+  rollback_instant,  // a completed rollback instant (of a write that left nothing)
+  savepoint,         // a savepoint of the latest completed commit, at its time
   remove_savepoint,
-  indexing,           // a completed indexing instant (never archived)
+  indexing,  // a completed indexing instant (never archived)
   archive,
 };
 inline constexpr int kOpKinds = 12;
@@ -62,9 +62,10 @@ struct Op {
 };
 
 inline std::ostream& operator<<(std::ostream& os, const Op& op) {
-  static constexpr const char* names[] = {"begin_write", "complete_write", "fail_write", "schedule_compaction",
-                                          "complete_compaction", "replace", "clean", "rollback_instant",
-                                          "savepoint", "remove_savepoint", "indexing", "archive"};
+  static constexpr const char* names[] = {
+      "begin_write",         "complete_write",   "fail_write", "schedule_compaction",
+      "complete_compaction", "replace",          "clean",      "rollback_instant",
+      "savepoint",           "remove_savepoint", "indexing",   "archive"};
   return os << names[static_cast<int>(op.kind)] << "(" << static_cast<int>(op.a) << "," << static_cast<int>(op.b)
             << ")";
 }
@@ -178,19 +179,19 @@ class History {
     std::optional<InstantTime> completed;
     Action action = Action::commit;
     State state = State::requested;
-    CommitInfo info;                             // files written (named when completed), replaced groups
-    std::vector<WrittenFile> markers;            // pending writes
+    CommitInfo info;                   // files written (named when completed), replaced groups
+    std::vector<WrittenFile> markers;  // pending writes
     bool heartbeat_alive = false;
     std::vector<PendingCompactionSlice> compaction;  // pending compaction plan
-    std::vector<std::size_t> groups;             // clustering: groups it replaces
+    std::vector<std::size_t> groups;                 // clustering: groups it replaces
   };
   struct GroupRec {
     std::string partition;
     std::string file_id;
     bool replaced = false;
-    bool clustering = false;                     // under a pending clustering
-    std::optional<InstantTime> compaction;       // under a pending compaction
-    std::optional<InstantTime> latest_key;       // the newest slice a writer sees (completed base, pending compaction)
+    bool clustering = false;                // under a pending clustering
+    std::optional<InstantTime> compaction;  // under a pending compaction
+    std::optional<InstantTime> latest_key;  // the newest slice a writer sees (completed base, pending compaction)
   };
   struct SavepointRec {
     std::optional<InstantTime> completed;
@@ -205,7 +206,9 @@ class History {
     const std::uint64_t n = tokens_++;
     return fmt::format("{}-{}-{}", n % 3, n / 3, n);
   }
-  std::string base(const GroupRec& g, const InstantTime& t) { return fmt::format("{}_{}_{}.parquet", g.file_id, token(), t); }
+  std::string base(const GroupRec& g, const InstantTime& t) {
+    return fmt::format("{}_{}_{}.parquet", g.file_id, token(), t);
+  }
   std::string log(const GroupRec& g, const InstantTime& t, int version) {
     return fmt::format(".{}_{}.log.{}_{}", g.file_id, t, version, token());
   }
@@ -257,7 +260,8 @@ class History {
       list(g, name, w);
     }
     if (touched.empty() || (a & 0x40) != 0) {
-      groups_.push_back(GroupRec{kPartitions[(a >> 3) % 2], fmt::format("fg{:03d}", groups_.size()), false, false, {}, {}});
+      groups_.push_back(
+          GroupRec{kPartitions[(a >> 3) % 2], fmt::format("fg{:03d}", groups_.size()), false, false, {}, {}});
       const GroupRec& g = groups_.back();
       const std::string name = base(g, w);
       in.info.files.push_back({g.partition, name, 1});
@@ -410,7 +414,8 @@ class History {
     std::vector<std::vector<std::string>> deletable;  // whole slices
     for (const auto& g : view.groups()) {
       bool replaced = false;
-      for (const GroupRec& r : groups_) replaced = replaced || (r.partition == g.partition && r.file_id == g.file_id && r.replaced);
+      for (const GroupRec& r : groups_)
+        replaced = replaced || (r.partition == g.partition && r.file_id == g.file_id && r.replaced);
       std::vector<const reference::hudi::Slice*> committed;
       for (const auto& [key, s] : g.slices) {
         if (view.committed(key)) committed.push_back(&s);
@@ -527,32 +532,32 @@ class History {
   Params p_;
   std::int64_t now_ = kEpochMs;
   std::uint64_t tokens_ = 0;
-  std::map<InstantTime, Inst> instants_;          // active, except savepoints
+  std::map<InstantTime, Inst> instants_;            // active, except savepoints
   std::map<InstantTime, SavepointRec> savepoints_;  // at their commit's time
-  std::map<InstantTime, InstantTime> archived_;   // archived write instants: completion times
+  std::map<InstantTime, InstantTime> archived_;     // archived write instants: completion times
   std::vector<GroupRec> groups_;
-  std::map<std::string, File> files_;             // listed data files
-  std::map<std::string, InstantTime> writer_;     // path -> the instant that wrote it
+  std::map<std::string, File> files_;          // listed data files
+  std::map<std::string, InstantTime> writer_;  // path -> the instant that wrote it
 };
 
 // --- generators ---------------------------------------------------------------
 
 inline rc::Gen<Op> gen_op() {
-  return rc::gen::map(rc::gen::tuple(rc::gen::inRange(0, kOpKinds + 6), rc::gen::inRange(0, 256),
-                                     rc::gen::inRange(0, 256)),
-                      [](const std::tuple<int, int, int>& t) {
-                        Op op;
-                        // Extra weight on writes (begin and complete) and
-                        // archival: they make the history the rules act on.
-                        const int k = std::get<0>(t);
-                        op.kind = k < kOpKinds       ? static_cast<OpKind>(k)
-                                  : k < kOpKinds + 2 ? OpKind::begin_write
-                                  : k < kOpKinds + 4 ? OpKind::complete_write
-                                                     : OpKind::archive;
-                        op.a = static_cast<std::uint8_t>(std::get<1>(t));
-                        op.b = static_cast<std::uint8_t>(std::get<2>(t));
-                        return op;
-                      });
+  return rc::gen::map(
+      rc::gen::tuple(rc::gen::inRange(0, kOpKinds + 6), rc::gen::inRange(0, 256), rc::gen::inRange(0, 256)),
+      [](const std::tuple<int, int, int>& t) {
+        Op op;
+        // Extra weight on writes (begin and complete) and
+        // archival: they make the history the rules act on.
+        const int k = std::get<0>(t);
+        op.kind = k < kOpKinds       ? static_cast<OpKind>(k)
+                  : k < kOpKinds + 2 ? OpKind::begin_write
+                  : k < kOpKinds + 4 ? OpKind::complete_write
+                                     : OpKind::archive;
+        op.a = static_cast<std::uint8_t>(std::get<1>(t));
+        op.b = static_cast<std::uint8_t>(std::get<2>(t));
+        return op;
+      });
 }
 
 inline rc::Gen<std::vector<Op>> gen_ops() {

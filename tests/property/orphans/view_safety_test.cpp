@@ -31,7 +31,7 @@ namespace {
 
 struct Outcome {
   std::optional<std::string> violation;
-  bool hazard = false;        // a non-write oldest instant, archived files after it
+  bool hazard = false;  // a non-write oldest instant, archived files after it
   std::size_t candidates = 0;
 };
 
@@ -81,7 +81,8 @@ Outcome sweep_against_view(const Params& p, const std::vector<Op>& ops, bool fla
   }
   for (const auto& alt : shown.one_of) {
     if (std::all_of(alt.begin(), alt.end(), [&](const std::string& f) { return candidates.contains(f); })) {
-      out.violation = fmt::format("every base file Hudi could show for a slice is a candidate ('{}', ...)", alt.front());
+      out.violation =
+          fmt::format("every base file Hudi could show for a slice is a candidate ('{}', ...)", alt.front());
       return out;
     }
   }
@@ -153,8 +154,10 @@ TEST_CASE("layout 1: a failed write's file between a pending first write and the
   Params p;
   p.layout2 = false;
   p.mor = false;
-  const std::vector<Op> ops = {{OpKind::begin_write, 0, 0}, {OpKind::begin_write, 0, 0},
-                               {OpKind::fail_write, 1, 0},  {OpKind::begin_write, 0, 0},
+  const std::vector<Op> ops = {{OpKind::begin_write, 0, 0},
+                               {OpKind::begin_write, 0, 0},
+                               {OpKind::fail_write, 1, 0},
+                               {OpKind::begin_write, 0, 0},
                                {OpKind::complete_write, 1, 0}};
   const Outcome o = sweep_against_view(p, ops, /*flawed=*/false);
   CHECK_FALSE(o.violation.has_value());

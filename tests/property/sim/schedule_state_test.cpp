@@ -50,12 +50,24 @@ enum class Op : int {
   sweep_finish,
 };
 constexpr int kOps = static_cast<int>(Op::sweep_finish) + 1;
-constexpr const char* kOpNames[kOps] = {"write_begin",        "write_finish",        "query_start",
-                                        "query_read",         "compaction_schedule", "compaction_complete",
-                                        "clustering_schedule", "clustering_complete", "savepoint_take",
-                                        "savepoint_remove",   "clean",               "archive",
-                                        "arm_clean_crash",    "arm_storage_failure", "advance",
-                                        "write_progress",     "sweep_begin",         "sweep_finish"};
+constexpr const char* kOpNames[kOps] = {"write_begin",
+                                        "write_finish",
+                                        "query_start",
+                                        "query_read",
+                                        "compaction_schedule",
+                                        "compaction_complete",
+                                        "clustering_schedule",
+                                        "clustering_complete",
+                                        "savepoint_take",
+                                        "savepoint_remove",
+                                        "clean",
+                                        "archive",
+                                        "arm_clean_crash",
+                                        "arm_storage_failure",
+                                        "advance",
+                                        "write_progress",
+                                        "sweep_begin",
+                                        "sweep_finish"};
 
 struct Model {};  // the World is its own model: the checkers are the oracle
 
@@ -86,10 +98,7 @@ struct Step : rc::state::Command<Model, World> {
                                          {2, Op::sweep_finish}});
   }
 
-  Step()
-      : op(*op_gen()),
-        arg(*rc::gen::inRange<std::uint32_t>(0, 240)),
-        salt(*rc::gen::arbitrary<std::uint64_t>()) {}
+  Step() : op(*op_gen()), arg(*rc::gen::inRange<std::uint32_t>(0, 240)), salt(*rc::gen::arbitrary<std::uint64_t>()) {}
 
   void run(const Model&, World& w) const override {
     w.rng().reseed(salt);
@@ -166,12 +175,13 @@ void run_schedule(const any_policy& policy, std::uint8_t gaps_off = 0) {
   // schedule's trace is short).
   w.trace().keep_tail(200);
   // Up to a few hundred steps: cleaning needs some history to act on.
-  const auto steps =
-      *rc::gen::scale(4.0, rc::state::gen::commands(Model{}, rc::state::gen::execOneOfWithArgs<Step>()));
+  const auto steps = *rc::gen::scale(4.0, rc::state::gen::commands(Model{}, rc::state::gen::execOneOfWithArgs<Step>()));
   rc::state::runAll(steps, Model{}, w);
   // How much a schedule exercised (shown as RapidCheck's distribution).
   const auto& st = w.table.stats;
-  RC_TAG(st.commits == 0 ? "no commit" : st.commits < 5 ? "1-4 commits" : "5+ commits",
+  RC_TAG(st.commits == 0  ? "no commit"
+         : st.commits < 5 ? "1-4 commits"
+                          : "5+ commits",
          st.files_deleted == 0 ? "nothing cleaned" : "files cleaned");
   w.finish();
   if (w.failed()) RC_FAIL("liveness phase: " + w.table.violations.front().describe() + "\ntrace:\n" + w.trace().tail());
@@ -182,8 +192,8 @@ void run_schedule(const any_policy& policy, std::uint8_t gaps_off = 0) {
 TEST_CASE("random schedules of writers, readers, services and cleans hold every invariant") {
   lakegc::testing::rc_check("KEEP_LATEST_COMMITS, incremental", [] {
     const auto n = *rc::gen::inRange<std::uint32_t>(1, 5);
-    run_schedule(any_policy(cleaning(keep_latest_commits{n}, guard::savepoints, guard::pending_table_services,
-                                     scope::incremental)));
+    run_schedule(any_policy(
+        cleaning(keep_latest_commits{n}, guard::savepoints, guard::pending_table_services, scope::incremental)));
   });
   lakegc::testing::rc_check("KEEP_LATEST_FILE_VERSIONS with reader leases", [] {
     const auto k = *rc::gen::inRange<std::uint32_t>(1, 4);
@@ -192,8 +202,8 @@ TEST_CASE("random schedules of writers, readers, services and cleans hold every 
   });
   lakegc::testing::rc_check("KEEP_LATEST_BY_HOURS, incremental", [] {
     const auto h = *rc::gen::inRange<std::uint32_t>(1, 3);
-    run_schedule(any_policy(cleaning(keep_by_hours{h}, guard::savepoints, guard::pending_table_services,
-                                     scope::incremental)));
+    run_schedule(
+        any_policy(cleaning(keep_by_hours{h}, guard::savepoints, guard::pending_table_services, scope::incremental)));
   });
 }
 
@@ -204,9 +214,7 @@ TEST_CASE("canary: a policy without the savepoint guard fails, with a shrunk sch
   lakegc::testing::pin_rapidcheck_seed();
   rc::detail::configuration();
   const auto result = rc::detail::checkTestable(
-      [] {
-        run_schedule(any_policy(cleaning(keep_latest_commits{1}, guard::pending_table_services, unguarded)));
-      },
+      [] { run_schedule(any_policy(cleaning(keep_latest_commits{1}, guard::pending_table_services, unguarded))); },
       metadata);
   REQUIRE(result.template is<rc::detail::FailureResult>());
   const auto failure = result.template get<rc::detail::FailureResult>();
@@ -231,9 +239,9 @@ TEST_CASE("library gap (d): the schedule that found it fails without the archive
   auto property = [](std::uint8_t gaps_off) {
     return [gaps_off] {
       const auto h = *rc::gen::inRange<std::uint32_t>(1, 3);
-      run_schedule(any_policy(cleaning(keep_by_hours{h}, guard::savepoints, guard::pending_table_services,
-                                       scope::incremental)),
-                   gaps_off);
+      run_schedule(
+          any_policy(cleaning(keep_by_hours{h}, guard::savepoints, guard::pending_table_services, scope::incremental)),
+          gaps_off);
     };
   };
   const auto without = rc::detail::checkTestable(property(8), metadata, params);

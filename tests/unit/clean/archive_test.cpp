@@ -133,7 +133,7 @@ TEST_CASE("archive: KEEP_LATEST_BY_HOURS counts back from the newest commit, not
   s.cleaner_policy = CleanerPolicyKind::keep_latest_by_hours;
   s.cleaner_hours_retained = 1;
   const ArchiveKeepCounts k = archive_keep_counts(tl.md(), s);
-  CHECK(k.cleaner_ectr == t(140));           // 200 - 60 minutes
+  CHECK(k.cleaner_ectr == t(140));  // 200 - 60 minutes
   CHECK(k.min_keep == 60 + 2);
   s.cleaner_hours_retained = 2;
   CHECK(archive_keep_counts(tl.md(), s).cleaner_ectr == t(80));
@@ -404,10 +404,8 @@ TEST_CASE("archive: keeps a replacecommit whose replaced files are still on stor
   CHECK(hudi_only.archived.size() == 1);
   CHECK(with_view.archived.size() == 1);
   // The replaced file removed: the view no longer holds the replacecommit back.
-  ArchiveCleanPlanFacts cp{InstantTime::from_epoch_ms(tt.now + 1, TimelineTimezone::utc), tt.md().timeline.completed_commits()
-                                                                                                .back()
-                                                                                                ->requested.str(),
-                           std::nullopt};
+  ArchiveCleanPlanFacts cp{InstantTime::from_epoch_ms(tt.now + 1, TimelineTimezone::utc),
+                           tt.md().timeline.completed_commits().back()->requested.str(), std::nullopt};
   TableMetadata cleaned = md;
   std::vector<Instant> is(md.timeline.instants().begin(), md.timeline.instants().end());
   Instant clean;

@@ -164,11 +164,14 @@ class TestTable {
   /// Every file name under `partition`, data files only.
   std::set<std::string> files(const std::string& partition) {
     std::set<std::string> out;
-    (void)storage.list(partition, [&](const FileEntry& e) {
-      const auto slash = e.path.rfind('/');
-      std::string name(slash == std::string_view::npos ? e.path : e.path.substr(slash + 1));
-      if (!is_partition_metadata_file(name)) out.insert(name);
-    }, ListOptions{false, {}});
+    (void)storage.list(
+        partition,
+        [&](const FileEntry& e) {
+          const auto slash = e.path.rfind('/');
+          std::string name(slash == std::string_view::npos ? e.path : e.path.substr(slash + 1));
+          if (!is_partition_metadata_file(name)) out.insert(name);
+        },
+        ListOptions{false, {}});
     return out;
   }
 

@@ -229,8 +229,8 @@ TEST_CASE("from_properties: the runtime policy plans like the compile-time one")
   lakegc::testing::TestTable t;
   for (int i = 0; i < 6; ++i) t.commit({lakegc::testing::Slot{"p", "fa-0"}});
   const auto runtime = read({{"hoodie.clean.commits.retained", "2"}});
-  const auto compiled = cleaning(keep_latest_commits{2}, guard::savepoints, guard::pending_table_services,
-                                 scope::incremental);
+  const auto compiled =
+      cleaning(keep_latest_commits{2}, guard::savepoints, guard::pending_table_services, scope::incremental);
   CHECK(t.plan(runtime) == t.plan(compiled));
   CHECK(t.plan(runtime).has_work());
 }

@@ -111,7 +111,8 @@ TEST_CASE("a delete that fails although the file is gone is a success too") {
   CHECK(clean_instant(t, instant)->is_completed());
 }
 
-TEST_CASE("HUDI-7655: a delete that fails with the file still there leaves the clean inflight; the next run finishes it") {
+TEST_CASE(
+    "HUDI-7655: a delete that fails with the file still there leaves the clean inflight; the next run finishes it") {
   TestTable t;
   build_table(t);
   const CleanPlan plan = t.plan(commits_policy(2));
@@ -224,15 +225,20 @@ TEST_CASE("a plan naming a path outside the table root is refused and nothing is
   };
   const std::vector<BadPlan> cases = {
       {"a name climbing out of its partition",
-       [](CleanPlan& p) { p.files_per_partition["p"].push_back({"../x", 1, DeleteReason::older_than_boundary, {}}); }},
-      {"an absolute name", [](CleanPlan& p) {
+       [](CleanPlan& p) {
+         p.files_per_partition["p"].push_back({"../x", 1, DeleteReason::older_than_boundary, {}});
+       }},
+      {"an absolute name",
+       [](CleanPlan& p) {
          p.files_per_partition["p"].push_back({"/etc/passwd", 1, DeleteReason::older_than_boundary, {}});
        }},
-      {"a partition climbing out of the root", [](CleanPlan& p) {
+      {"a partition climbing out of the root",
+       [](CleanPlan& p) {
          p.files_per_partition["../other"].push_back({"x", 1, DeleteReason::older_than_boundary, {}});
        }},
       {"a partition to delete outside the root", [](CleanPlan& p) { p.partitions_to_be_deleted.push_back("../x"); }},
-      {"a path inside the root where a file name belongs", [](CleanPlan& p) {
+      {"a path inside the root where a file name belongs",
+       [](CleanPlan& p) {
          p.files_per_partition[""].push_back({".hoodie/hoodie.properties", 1, DeleteReason::older_than_boundary, {}});
        }},
   };

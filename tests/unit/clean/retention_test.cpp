@@ -199,7 +199,8 @@ TEST_CASE("Hudi issue 19290: layout 2 protects a log whose deltacommit completed
   const auto slices = v.slices_of(v.groups()[0]);
   REQUIRE(slices.size() == 2);
   CHECK(slices[0].base_instant == comp);  // the log joined the compaction's slice
-  const CleanPlan plan = t.plan(cleaning(keep_latest_file_versions{1}, guard::savepoints, guard::pending_table_services));
+  const CleanPlan plan =
+      t.plan(cleaning(keep_latest_file_versions{1}, guard::savepoints, guard::pending_table_services));
   CHECK_FALSE(planned(plan).contains("p/" + slow_log));
 }
 
@@ -244,10 +245,10 @@ TEST_CASE("any_of keeps what either rule keeps; all_of only what both keep") {
   for (int i = 0; i < 8; ++i) c.push_back(t.commit({kA}));
   // commits{5}: ECTR c3 -> deletes c0, c1. hours{1}: cutoff now-1h -> ECTR c5
   // -> deletes c0..c3.
-  auto any = t.plan(cleaning(any_of(keep_latest_commits{5}, keep_by_hours{1}), guard::savepoints,
-                             guard::pending_table_services));
-  auto all = t.plan(cleaning(all_of(keep_latest_commits{5}, keep_by_hours{1}), guard::savepoints,
-                             guard::pending_table_services));
+  auto any = t.plan(
+      cleaning(any_of(keep_latest_commits{5}, keep_by_hours{1}), guard::savepoints, guard::pending_table_services));
+  auto all = t.plan(
+      cleaning(all_of(keep_latest_commits{5}, keep_by_hours{1}), guard::savepoints, guard::pending_table_services));
   CHECK(any.earliest_instant_to_retain == c[3]);
   CHECK(planned_slices(any, "p") == std::set<InstantTime>{c[0], c[1]});
   CHECK(all.earliest_instant_to_retain == c[5]);
@@ -264,7 +265,8 @@ TEST_CASE("reader leases keep the slices a leased snapshot reads") {
   for (int i = 0; i < 6; ++i) c.push_back(t.commit({kA}));
   CleanContext ctx;
   ctx.leases = {c[1]};
-  auto leased = cleaning(keep_latest_commits{1}, guard::savepoints, guard::pending_table_services, guard::reader_leases);
+  auto leased =
+      cleaning(keep_latest_commits{1}, guard::savepoints, guard::pending_table_services, guard::reader_leases);
   const CleanPlan plan = t.plan(leased, ctx);
   CHECK(planned_slices(plan, "p") == std::set<InstantTime>{c[0], c[2], c[3]});
 }
@@ -314,7 +316,7 @@ TEST_CASE("issue 11: layout 2, a log of an archived deltacommit is deleted only 
   REQUIRE(plan.earliest_instant_to_retain.has_value());
   REQUIRE(c < *plan.earliest_instant_to_retain);
   const std::set<InstantTime> slices = planned_slices(plan, "p");
-  CHECK(slices == std::set<InstantTime>{t100});        // the t100 slice goes
+  CHECK(slices == std::set<InstantTime>{t100});       // the t100 slice goes
   CHECK_FALSE(planned(plan).contains("p/" + d_log));  // but not the log that may be C's
 
   // With the archive's completion times the log is known to be C's: same plan.
@@ -354,7 +356,8 @@ TEST_CASE("issue 11: the boundary never passes a replacecommit whose replaced fi
   const InstantTime r = t.replace({Slot{"q", "new-0"}}, {old});
   std::vector<InstantTime> c;
   for (int i = 0; i < 6; ++i) c.push_back(t.commit({kA}));
-  auto leased = cleaning(keep_latest_commits{2}, guard::savepoints, guard::pending_table_services, guard::reader_leases);
+  auto leased =
+      cleaning(keep_latest_commits{2}, guard::savepoints, guard::pending_table_services, guard::reader_leases);
   CleanContext ctx;
   ctx.leases = {c0};  // a long query on the snapshot before the replacement
   const CleanPlan plan = t.plan(leased, ctx);

@@ -20,7 +20,9 @@ Slot slot(const std::string& partition, const std::string& id = "") {
 auto incremental(std::uint32_t n) {
   return cleaning(keep_latest_commits{n}, guard::savepoints, guard::pending_table_services, scope::incremental);
 }
-auto full(std::uint32_t n) { return cleaning(keep_latest_commits{n}, guard::savepoints, guard::pending_table_services); }
+auto full(std::uint32_t n) {
+  return cleaning(keep_latest_commits{n}, guard::savepoints, guard::pending_table_services);
+}
 
 /// What plan_clean would scan now, with partition paths instead of indices.
 struct Scanned {
@@ -179,8 +181,8 @@ TEST_CASE("incremental scope: a boundary at or before the previous one scans not
 
 TEST_CASE("incremental scope: a partition where a reader lease kept a slice is scanned again by the next clean") {
   TestTable t;
-  auto leased = cleaning(keep_latest_commits{2}, guard::savepoints, guard::pending_table_services,
-                         guard::reader_leases, scope::incremental);
+  auto leased = cleaning(keep_latest_commits{2}, guard::savepoints, guard::pending_table_services, guard::reader_leases,
+                         scope::incremental);
   std::vector<InstantTime> c;
   c.push_back(t.commit({slot("a"), slot("b")}));
   c.push_back(t.commit({slot("a")}));
@@ -206,7 +208,8 @@ TEST_CASE("incremental scope: a partition where a reader lease kept a slice is s
   CHECK(s.partitions.contains("a"));
   CHECK(planned_slices(s.plan, "a") == std::set<InstantTime>{c[0]});
   CHECK(s.plan == scan(t, cleaning(keep_latest_commits{2}, guard::savepoints, guard::pending_table_services,
-                                   guard::reader_leases)).plan);
+                                   guard::reader_leases))
+                      .plan);
 }
 
 TEST_CASE("incremental scope: a commit the hours boundary passed while it ran is scanned once it completes") {

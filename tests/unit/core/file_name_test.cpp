@@ -18,9 +18,9 @@ TEST_CASE("base file names parse into their fields and format back") {
   CHECK(f->instant.str() == "20240418172802262");
   CHECK(f->extension == "parquet");
   CHECK(format_file_name(*f) == name);
-  for (const char* other : {"files-0000-0_23-1133-3302_20251220210130942.hfile",
-                            "00000001-0e3b-4c4f-8d2e-1_0-1-0_20240101000000.orc",
-                            "abc-1_0-1-2_20240101000000000.lance"}) {
+  for (const char* other :
+       {"files-0000-0_23-1133-3302_20251220210130942.hfile", "00000001-0e3b-4c4f-8d2e-1_0-1-0_20240101000000.orc",
+        "abc-1_0-1-2_20240101000000000.lance"}) {
     auto g = parse_base_file_name(other);
     REQUIRE_MESSAGE(g.ok(), other);
     CHECK(format_file_name(*g) == other);
@@ -44,11 +44,11 @@ TEST_CASE("log file names parse, including CDC suffixes and missing tokens") {
 }
 
 TEST_CASE("names that are not data files are errors naming the input") {
-  for (const char* name : {".hoodie_partition_metadata", "_SUCCESS", "part-00000-abc.c000.zstd.parquet",
-                           "abc_0-1-2_2024.parquet", "abc_0-1_20240101000000.parquet", "abc_0-1-2_20240101000000",
-                           "a_b_0-1-2_20240101000000.parquet", ".abc_2024010100000.log.1_0-1-2",
-                           ".abc_20240101000000.log.x_0-1-2", ".commits_.archive.1_1-0-1", "",
-                           "abc_0-1-2_20240101000000.parquet.crc", ".abc_20240101000000.log.1_0-1"}) {
+  for (const char* name :
+       {".hoodie_partition_metadata", "_SUCCESS", "part-00000-abc.c000.zstd.parquet", "abc_0-1-2_2024.parquet",
+        "abc_0-1_20240101000000.parquet", "abc_0-1-2_20240101000000", "a_b_0-1-2_20240101000000.parquet",
+        ".abc_2024010100000.log.1_0-1-2", ".abc_20240101000000.log.x_0-1-2", ".commits_.archive.1_1-0-1", "",
+        "abc_0-1-2_20240101000000.parquet.crc", ".abc_20240101000000.log.1_0-1"}) {
     auto r = parse_data_file_name(name);
     CHECK_MESSAGE(!r.ok(), name);
     if (!r.ok() && *name != '\0') {

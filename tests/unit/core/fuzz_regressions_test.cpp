@@ -17,7 +17,8 @@ StatusOr<config::runtime_cleaning_policy> policy_with_regex(const std::string& r
   const std::string text =
       "hoodie.cleaner.policy=KEEP_LATEST_COMMITS\n"
       "hoodie.clean.incremental.enabled=false\n"
-      "hoodie.clean.partition.filter.regex=" + regex + "\n";
+      "hoodie.clean.partition.filter.regex=" +
+      regex + "\n";
   auto props = config::parse_properties(text, "fuzz.properties");
   REQUIRE(props.ok());
   return config::from_properties(*props);
@@ -48,9 +49,9 @@ TEST_CASE("a partition filter regex nested too deep is an error, not a stack ove
 TEST_CASE("an inventory path with an empty, '.' or '..' segment is not under the table (inventory target)") {
   // ".../t//pf.parquet" was handed to the sweep as "/pf.parquet", an
   // absolute path; ".../t/../x" as "../x", outside the table.
-  for (const char* uri : {"s3://bucket/warehouse/t//pf.parquet", "s3://bucket/warehouse/t/p/../../x.parquet",
-                          "s3://bucket/warehouse/t/./f.parquet", "/warehouse/t/../u/f.parquet",
-                          "s3://bucket/warehouse/t/p//f.parquet"}) {
+  for (const char* uri :
+       {"s3://bucket/warehouse/t//pf.parquet", "s3://bucket/warehouse/t/p/../../x.parquet",
+        "s3://bucket/warehouse/t/./f.parquet", "/warehouse/t/../u/f.parquet", "s3://bucket/warehouse/t/p//f.parquet"}) {
     CAPTURE(uri);
     const std::string location = std::string_view(uri).starts_with("/") ? "/warehouse/t" : "s3://bucket/warehouse/t";
     const InventoryMatcher strict(location, InventoryOptions{});

@@ -15,8 +15,8 @@ InstantTime t(const char* s) { return InstantTime::parse(s).value(); }
 }  // namespace
 
 TEST_CASE("instant times of 14, 17 and 20 digits parse and format back exactly") {
-  for (const char* s : {"20240418172802262", "20240418172802", "00000000000000", "00000000000001",
-                        "00000000000000000", "00000000000000004", "20240418172802262001"}) {
+  for (const char* s : {"20240418172802262", "20240418172802", "00000000000000", "00000000000001", "00000000000000000",
+                        "00000000000000004", "20240418172802262001"}) {
     auto parsed = InstantTime::parse(s);
     REQUIRE(parsed.ok());
     CHECK(parsed->str() == s);
@@ -33,10 +33,10 @@ TEST_CASE("bad instant times are errors that name the text") {
 }
 
 TEST_CASE("the order agrees with Hudi's string comparison") {
-  const std::vector<std::string> sorted = {
-      "00000000000000",    "00000000000000000",    "00000000000001",       "00000000000002",
-      "20240418172801999", "20240418172802",       "20240418172802000",    "20240418172802000001",
-      "20240418172802262", "20240418172802262000", "20240418172802262999", "20240418172803"};
+  const std::vector<std::string> sorted = {"00000000000000",       "00000000000000000",    "00000000000001",
+                                           "00000000000002",       "20240418172801999",    "20240418172802",
+                                           "20240418172802000",    "20240418172802000001", "20240418172802262",
+                                           "20240418172802262000", "20240418172802262999", "20240418172803"};
   for (std::size_t i = 0; i < sorted.size(); ++i) {
     for (std::size_t j = 0; j < sorted.size(); ++j) {
       const auto a = t(sorted[i].c_str());

@@ -56,8 +56,8 @@ TEST_CASE("ordering by completion time: the last completed is not the largest re
 }
 
 TEST_CASE("two instants at one requested time are an error naming it") {
-  auto r = Timeline::make({done("20240101000100000", "20240101000200000", Action::commit),
-                           pending("20240101000100000", Action::clean)});
+  auto r = Timeline::make(
+      {done("20240101000100000", "20240101000200000", Action::commit), pending("20240101000100000", Action::clean)});
   REQUIRE_FALSE(r.ok());
   CHECK(std::string(message_of(r.status())).find("20240101000100000") != std::string::npos);
 }
@@ -65,12 +65,12 @@ TEST_CASE("two instants at one requested time are an error naming it") {
 TEST_CASE("timeline file names of both layouts fold into instants") {
   using namespace lakegc::hudi;
   std::vector<TimelineFileName> files;
-  for (const char* n : {"20240418172802262.commit.requested", "20240418172802262.inflight",
-                        "20240418172802262.commit", "20251220210129235.compaction.requested",
-                        "20251220210129235.compaction.inflight", "20251220210129235_20251220210129883.commit",
-                        "20260307135709297.clustering.requested", "20260307135709297.clustering.inflight",
-                        "20260307135800000.deltacommit.requested", "20260307135900000.inflight",
-                        "20260307135900000.commit.requested", "20260307136000000.savepoint.inflight"}) {
+  for (const char* n :
+       {"20240418172802262.commit.requested", "20240418172802262.inflight", "20240418172802262.commit",
+        "20251220210129235.compaction.requested", "20251220210129235.compaction.inflight",
+        "20251220210129235_20251220210129883.commit", "20260307135709297.clustering.requested",
+        "20260307135709297.clustering.inflight", "20260307135800000.deltacommit.requested",
+        "20260307135900000.inflight", "20260307135900000.commit.requested", "20260307136000000.savepoint.inflight"}) {
     auto f = parse_timeline_file_name(n);
     REQUIRE_MESSAGE(f.ok(), n);
     files.push_back(*f);
@@ -106,26 +106,24 @@ TEST_CASE("timeline file names that are not instants, or unknown actions") {
 }
 
 TEST_CASE("issue 11: the write timeline starts at its first write instant, of any state") {
-  auto tl = Timeline::make({
-                               Instant{InstantTime::parse("20240101000000000").value(), std::nullopt, Action::rollback,
-                                       State::completed},
-                               Instant{InstantTime::parse("20240102000000000").value(), std::nullopt, Action::clean,
-                                       State::completed},
-                               Instant{InstantTime::parse("20240103000000000").value(), std::nullopt, Action::commit,
-                                       State::inflight},
-                               Instant{InstantTime::parse("20240104000000000").value(), std::nullopt, Action::commit,
-                                       State::completed},
-                           })
-                .value();
+  auto tl =
+      Timeline::make(
+          {
+              Instant{InstantTime::parse("20240101000000000").value(), std::nullopt, Action::rollback,
+                      State::completed},
+              Instant{InstantTime::parse("20240102000000000").value(), std::nullopt, Action::clean, State::completed},
+              Instant{InstantTime::parse("20240103000000000").value(), std::nullopt, Action::commit, State::inflight},
+              Instant{InstantTime::parse("20240104000000000").value(), std::nullopt, Action::commit, State::completed},
+          })
+          .value();
   REQUIRE(tl.write_start().has_value());
   CHECK(tl.write_start()->str() == "20240103000000000");
   CHECK(tl.is_before_write_start(InstantTime::parse("20240102120000000").value()));
   CHECK_FALSE(tl.is_before_write_start(InstantTime::parse("20240103000000000").value()));
   CHECK(tl.archive_horizon() == tl.write_start());
-  const Timeline no_writes =
-      Timeline::make({Instant{InstantTime::parse("20240101000000000").value(), std::nullopt, Action::clean,
-                              State::completed}})
-          .value();
+  const Timeline no_writes = Timeline::make({Instant{InstantTime::parse("20240101000000000").value(), std::nullopt,
+                                                     Action::clean, State::completed}})
+                                 .value();
   CHECK_FALSE(no_writes.write_start().has_value());
   CHECK_FALSE(no_writes.is_before_write_start(InstantTime::parse("20000101000000000").value()));
 }
@@ -134,10 +132,10 @@ TEST_CASE("issue 11: a savepoint shares its commit's time; the archive horizon s
   const InstantTime t1 = InstantTime::parse("20240101000000000").value();
   const InstantTime t2 = InstantTime::parse("20240105000000000").value();
   auto tl = Timeline::make({
-                               Instant{t2, std::nullopt, Action::commit, State::completed},
-                               Instant{t1, std::nullopt, Action::savepoint, State::completed},
-                               Instant{t1, std::nullopt, Action::commit, State::completed},
-                           });
+      Instant{t2, std::nullopt, Action::commit, State::completed},
+      Instant{t1, std::nullopt, Action::savepoint, State::completed},
+      Instant{t1, std::nullopt, Action::commit, State::completed},
+  });
   REQUIRE(tl.ok());
   REQUIRE(tl->size() == 3);
   CHECK(tl->find(t1)->action == Action::commit);  // the savepointed commit, not its savepoint

@@ -13,8 +13,10 @@ std::vector<InventoryEntry> read(std::string_view text, InventoryOptions o = {},
   std::vector<InventoryEntry> out;
   InventoryMatcher m("s3://bucket/warehouse/t", std::move(o));
   Status s = read_inventory(text, "inv.csv", m, [&](const InventoryEntry& e) { out.push_back(e); });
-  if (st != nullptr) *st = s;
-  else REQUIRE_MESSAGE(s.ok(), std::string(message_of(s)));
+  if (st != nullptr)
+    *st = s;
+  else
+    REQUIRE_MESSAGE(s.ok(), std::string(message_of(s)));
   return out;
 }
 }  // namespace

@@ -134,11 +134,11 @@ TEST_CASE("write maintenance settings: Hudi's defaults, every key, and bad value
   CHECK(set->rollback.tolerable_misses == 0);
   CHECK(set->prewrite == PrewritePolicy::rollback_failed_writes);
 
-  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
-           {"hoodie.clean.failed.writes.policy", "SOMETIMES"},
-           {"hoodie.client.heartbeat.interval_in_ms", "0"},
-           {"hoodie.client.heartbeat.tolerable.misses", "-1"},
-           {"hoodie.prewrite.cleaner.policy", "clean"}}) {
+  for (const auto& [key, value] :
+       std::vector<std::pair<std::string, std::string>>{{"hoodie.clean.failed.writes.policy", "SOMETIMES"},
+                                                        {"hoodie.client.heartbeat.interval_in_ms", "0"},
+                                                        {"hoodie.client.heartbeat.tolerable.misses", "-1"},
+                                                        {"hoodie.prewrite.cleaner.policy", "clean"}}) {
     auto bad = config::write_maintenance_from_properties({{key, value}});
     REQUIRE_FALSE(bad.ok());
     CHECK_MESSAGE(std::string(message_of(bad.status())).starts_with(key + "=" + value), message_of(bad.status()));
@@ -219,8 +219,8 @@ TEST_CASE("issue 11: rollback of an instant that is only requested deletes nothi
 }
 
 TEST_CASE("issue 11: a multi-writer concurrency mode forces LAZY failed-write rollback") {
-  for (const std::string mode : {"OPTIMISTIC_CONCURRENCY_CONTROL", "NON_BLOCKING_CONCURRENCY_CONTROL",
-                                 "optimistic_concurrency_control"}) {
+  for (const std::string mode :
+       {"OPTIMISTIC_CONCURRENCY_CONTROL", "NON_BLOCKING_CONCURRENCY_CONTROL", "optimistic_concurrency_control"}) {
     for (const std::string policy : {"EAGER", "NEVER", "LAZY"}) {
       CAPTURE(mode);
       CAPTURE(policy);

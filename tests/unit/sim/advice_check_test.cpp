@@ -32,7 +32,7 @@ const AdviceTrial& trial(const AdviceCheck& r, std::string_view policy, bool che
   REQUIRE(t != nullptr);
   CHECK(t->retained == retained);
   CHECK(t->seeds == 40);
-  CHECK(t->queries > 500);  // the claim is about queries that ran, and many did
+  CHECK(t->queries > 500);        // the claim is about queries that ran, and many did
   CHECK(t->seeds_violated == 0);  // queries may outlive a promise; no promise broke
   return *t;
 }

@@ -109,8 +109,9 @@ TEST_CASE("layout 1 archives cleans and rollbacks by their own count, whatever h
   }
 }
 
-TEST_CASE("layout 2 archives cleans and rollbacks older than the newest archived commit; the rest can predate "
-          "every write") {
+TEST_CASE(
+    "layout 2 archives cleans and rollbacks older than the newest archived commit; the rest can predate "
+    "every write") {
   Hand h(TimelineLayout::v2);
   const InstantTime c1 = h.commit();
   const InstantTime k1 = h.clean(c1);
@@ -182,7 +183,7 @@ TEST_CASE("the first replacecommit at or after the last clean's earliest instant
     ArchivalDecision d = h.decide();
     CHECK(d.commits.back() < r2);
     CHECK(d.commits.size() == 3);  // c1, r1, c3
-    h.clean(c5);  // past every replacecommit: keep.min decides
+    h.clean(c5);                   // past every replacecommit: keep.min decides
     CHECK(h.decide().commits.size() == 6);
     // Under a version rule (no earliest instant to retain), the clean
     // instant is the lower bound: every replacecommit is before it.
@@ -224,8 +225,9 @@ any_policy clamped_lease_policy() {
 }
 }  // namespace
 
-TEST_CASE("library gaps: these seeds need the archiver's gap bounds (remove a bound once the library closes its "
-          "gap and its seeds pass with it off)") {
+TEST_CASE(
+    "library gaps: these seeds need the archiver's gap bounds (remove a bound once the library closes its "
+    "gap and its seeds pass with it off)") {
   struct Pin {
     std::uint64_t seed;
     std::uint8_t gap;   // archiver_gaps_off bit
@@ -268,13 +270,15 @@ TEST_CASE("canary controls: the focused swarms of the archival canaries hold wit
     o.canary = Canary::replace_unclamped;
     o.custom_policy = clamped_lease_policy();
     auto r = run_seed(o).value();
-    CHECK_MESSAGE(r.ok(), "seed ", seed, ": ", (r.violations.empty() ? std::string() : r.violations.front().describe()));
+    CHECK_MESSAGE(r.ok(), "seed ", seed, ": ",
+                  (r.violations.empty() ? std::string() : r.violations.front().describe()));
     // orphans-all-actions-start's swarm with the real snapshot.
     o.canary = Canary::orphans_all_actions_start;
     o.custom_policy.reset();
     o.adjust_swarm = [](SwarmConfig& s) { s.sweeper.flaw = SweepFlaw::none; };
     r = run_seed(o).value();
-    CHECK_MESSAGE(r.ok(), "seed ", seed, ": ", (r.violations.empty() ? std::string() : r.violations.front().describe()));
+    CHECK_MESSAGE(r.ok(), "seed ", seed, ": ",
+                  (r.violations.empty() ? std::string() : r.violations.front().describe()));
   }
 }
 

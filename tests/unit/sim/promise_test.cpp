@@ -10,7 +10,9 @@ using namespace lakegc;
 using namespace lakegc::sim;
 
 namespace {
-InstantTime at(int minute) { return InstantTime::from_epoch_ms(1'700'000'000'000 + minute * 60'000, TimelineTimezone::utc); }
+InstantTime at(int minute) {
+  return InstantTime::from_epoch_ms(1'700'000'000'000 + minute * 60'000, TimelineTimezone::utc);
+}
 
 Timeline commits(std::initializer_list<int> minutes, std::initializer_list<int> pending = {}) {
   std::vector<Instant> v;

@@ -178,8 +178,9 @@ InstantTime commit_files(World& w, const std::vector<std::string>& fids) {
 }
 }  // namespace
 
-TEST_CASE("canary orphans-all-actions-start: with an old clean left by archival, a sweep that starts the timeline "
-          "there deletes the only slice of a live group (I4); the real sweep keeps it") {
+TEST_CASE(
+    "canary orphans-all-actions-start: with an old clean left by archival, a sweep that starts the timeline "
+    "there deletes the only slice of a live group (I4); the real sweep keeps it") {
   for (const SweepFlaw flaw : {SweepFlaw::none, SweepFlaw::all_actions_start}) {
     CAPTURE(static_cast<int>(flaw));
     SwarmConfig s = sweeper_swarm(flaw);
@@ -191,7 +192,7 @@ TEST_CASE("canary orphans-all-actions-start: with an old clean left by archival,
     commit_files(w, {"a"});
     for (int i = 0; i < 3; ++i) commit_files(w, {"b"});
     w.advance(kMinute);
-    REQUIRE(w.clean());  // deletes b's first version: a clean instant
+    REQUIRE(w.clean());                                  // deletes b's first version: a clean instant
     const InstantTime c5 = commit_files(w, {"b", "c"});  // c: a new group, its only slice
     commit_files(w, {"b"});
     commit_files(w, {"b"});

@@ -84,8 +84,7 @@ template <Storage S>
 std::vector<entry> listing(S& s, std::string_view dir, const ListOptions& options = {}) {
   std::vector<entry> out;
   const Status st = s.list(
-      dir, [&](const FileEntry& e) { out.emplace_back(std::string(e.path), e.size, e.mtime_ms); },
-      options);
+      dir, [&](const FileEntry& e) { out.emplace_back(std::string(e.path), e.size, e.mtime_ms); }, options);
   REQUIRE_MESSAGE(st.ok(), st.ToString());
   return out;
 }

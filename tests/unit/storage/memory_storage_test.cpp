@@ -41,8 +41,7 @@ TEST_CASE("an injected clock stamps writes; set_mtime overrides one file") {
   REQUIRE(s.write_if_absent("p/a", "1").ok());
   now += 86'400'000;
   REQUIRE(s.put_sized("p/b", 5).ok());
-  CHECK(listing(s, "p") ==
-        std::vector<testing::entry>{{"p/a", 1, 1'700'000'000'000}, {"p/b", 5, 1'700'086'400'000}});
+  CHECK(listing(s, "p") == std::vector<testing::entry>{{"p/a", 1, 1'700'000'000'000}, {"p/b", 5, 1'700'086'400'000}});
   REQUIRE(s.set_mtime("p/a", 42).ok());
   CHECK(s.stat("p/a")->mtime_ms == 42);
   CHECK(absl::IsNotFound(s.set_mtime("p/zz", 1)));

@@ -27,8 +27,8 @@ const std::vector<std::string> names = {"a", "a.b", "a-", "a0", "b", ".h", "\xc3
 
 std::string gen_path() {
   const auto depth = *rc::gen::inRange<std::size_t>(1, 4);
-  const auto parts = *rc::gen::container<std::vector<std::size_t>>(
-      depth, rc::gen::inRange<std::size_t>(0, names.size()));
+  const auto parts =
+      *rc::gen::container<std::vector<std::size_t>>(depth, rc::gen::inRange<std::size_t>(0, names.size()));
   std::string path;
   for (const std::size_t i : parts) {
     if (!path.empty()) path += '/';
@@ -54,8 +54,7 @@ bool dfs_less(const std::string& a, const std::string& b) { return components(a)
 using sized = std::pair<std::string, std::uint64_t>;
 
 template <typename S>
-std::pair<absl::StatusCode, std::vector<sized>> list_of(S& s, std::string_view dir,
-                                                        const ListOptions& options = {}) {
+std::pair<absl::StatusCode, std::vector<sized>> list_of(S& s, std::string_view dir, const ListOptions& options = {}) {
   std::vector<sized> out;
   const Status st = s.list(
       dir, [&](const FileEntry& e) { out.emplace_back(std::string(e.path), e.size); }, options);
@@ -124,8 +123,8 @@ TEST_CASE("memory_storage and posix_storage agree call for call on random trees"
       // store) has none. The concept leaves that to the model, so drop the
       // emptied directories here to keep comparing like with like.
       if (removed.ok()) {
-        for (auto d = (dir.path() / path).parent_path();
-             d != dir.path() && std::filesystem::is_empty(d); d = d.parent_path()) {
+        for (auto d = (dir.path() / path).parent_path(); d != dir.path() && std::filesystem::is_empty(d);
+             d = d.parent_path()) {
           std::filesystem::remove(d);
         }
       }

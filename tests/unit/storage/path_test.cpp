@@ -16,16 +16,16 @@ using namespace std::string_literals;
 using namespace lakegc::detail;
 
 TEST_CASE("check_relative_path accepts plain relative paths") {
-  for (std::string_view p : {"a", "a/b", ".hoodie/20240101000000000.commit", "a..b/c.", "...",
-                             ".x/..y/z..", "dt=2024-01-01/x_1-0-1_2024.parquet"}) {
+  for (std::string_view p : {"a", "a/b", ".hoodie/20240101000000000.commit", "a..b/c.", "...", ".x/..y/z..",
+                             "dt=2024-01-01/x_1-0-1_2024.parquet"}) {
     CAPTURE(p);
     CHECK(check_relative_path(p, "op").ok());
   }
 }
 
 TEST_CASE("check_relative_path refuses escapes and second spellings, naming the path") {
-  for (std::string_view p : {"/a", "/", "..", "../a", "a/..", "a/../b", ".", "./a", "a/.", "a/./b",
-                             "a//b", "a/", "//a"}) {
+  for (std::string_view p :
+       {"/a", "/", "..", "../a", "a/..", "a/../b", ".", "./a", "a/.", "a/./b", "a//b", "a/", "//a"}) {
     CAPTURE(p);
     const Status s = check_relative_path(p, "remove");
     CHECK(absl::IsInvalidArgument(s));
@@ -79,8 +79,7 @@ TEST_CASE("listing_order is a depth-first walk in byte order, not plain byte ord
 
   std::vector<std::string> paths = {"a0", "a.txt", "a-b/c", "a/y/z", "a/x", "A", "\xc3\xa9/f"};
   std::sort(paths.begin(), paths.end(), less);
-  CHECK(paths ==
-        std::vector<std::string>{"A", "a/x", "a/y/z", "a-b/c", "a.txt", "a0", "\xc3\xa9/f"});
+  CHECK(paths == std::vector<std::string>{"A", "a/x", "a/y/z", "a-b/c", "a.txt", "a0", "\xc3\xa9/f"});
 }
 
 }  // namespace

@@ -37,9 +37,7 @@ std::string slurp(const fs::path& p) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-bool mentions(const Status& s, std::string_view what) {
-  return message_of(s).find(what) != std::string_view::npos;
-}
+bool mentions(const Status& s, std::string_view what) { return message_of(s).find(what) != std::string_view::npos; }
 
 // base/root is the storage; base/outside holds what links point at.
 struct sandbox {
@@ -75,8 +73,7 @@ TEST_CASE("symlinks pointing outside the root are never followed") {
     };
     CHECK(listed_paths(s, "", options) == std::vector<std::string>{"p/real"});
     CHECK(asked == std::vector<std::string>{"p"});
-    CHECK(
-        absl::IsFailedPrecondition(s.list("link_dir", [](const FileEntry&) { FAIL("visited"); })));
+    CHECK(absl::IsFailedPrecondition(s.list("link_dir", [](const FileEntry&) { FAIL("visited"); })));
   }
   SUBCASE("read, stat and remove at or through a link are refused, naming it") {
     for (std::string_view path : {"p/link_file", "link_dir/f"}) {
@@ -85,8 +82,7 @@ TEST_CASE("symlinks pointing outside the root are never followed") {
                                s.remove_batch(std::vector<std::string>{std::string(path)})[0]}) {
         CHECK(absl::IsFailedPrecondition(st));
         CHECK(mentions(st, "symbolic link"));
-        CHECK(mentions(st, path.starts_with("p/") ? "symbolic link 'p/link_file'"
-                                                  : "symbolic link 'link_dir'"));
+        CHECK(mentions(st, path.starts_with("p/") ? "symbolic link 'p/link_file'" : "symbolic link 'link_dir'"));
       }
     }
     CHECK(fs::is_symlink(box.root / "p" / "link_file"));
@@ -158,8 +154,7 @@ TEST_CASE("write_if_absent leaves only the target, creating its parents") {
     on_disk.push_back(fs::relative(e.path(), dir.path()).string());
   }
   std::sort(on_disk.begin(), on_disk.end());
-  CHECK(on_disk ==
-        std::vector<std::string>{".hoodie", ".hoodie/timeline", ".hoodie/timeline/1.commit"});
+  CHECK(on_disk == std::vector<std::string>{".hoodie", ".hoodie/timeline", ".hoodie/timeline/1.commit"});
 }
 
 TEST_CASE("racing write_if_absent: exactly one writer wins, and its bytes are what is read") {
@@ -174,8 +169,7 @@ TEST_CASE("racing write_if_absent: exactly one writer wins, and its bytes are wh
     for (int w = 0; w < 4; ++w) {
       writers.emplace_back([&, w] {
         start.arrive_and_wait();
-        const Status st =
-            s.write_if_absent(path, std::string(1000 + w, static_cast<char>('a' + w)));
+        const Status st = s.write_if_absent(path, std::string(1000 + w, static_cast<char>('a' + w)));
         if (st.ok()) ++wins;
         if (absl::IsAlreadyExists(st)) ++exists;
       });

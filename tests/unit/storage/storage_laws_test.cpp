@@ -41,9 +41,7 @@ const std::vector<std::string> tree_in_listing_order = {
 };
 
 // Content of distinct length per file, so sizes are checked too.
-std::string content_for(std::size_t i) {
-  return std::string(i * 3 + 1, static_cast<char>('a' + i));
-}
+std::string content_for(std::size_t i) { return std::string(i * 3 + 1, static_cast<char>('a' + i)); }
 
 template <Storage S>
 void write_tree(S& s) {
@@ -75,8 +73,7 @@ TEST_CASE_TEMPLATE("write_if_absent then read round-trips", M, STORAGE_MODELS) {
   CHECK(s.stat("empty")->size == 0);
 }
 
-TEST_CASE_TEMPLATE("a second write_if_absent is AlreadyExists and changes nothing", M,
-                   STORAGE_MODELS) {
+TEST_CASE_TEMPLATE("a second write_if_absent is AlreadyExists and changes nothing", M, STORAGE_MODELS) {
   M m;
   auto& s = m.storage;
   REQUIRE(s.write_if_absent("t/1.commit", "first").ok());
@@ -101,8 +98,7 @@ TEST_CASE_TEMPLATE("remove of a missing file is NotFound, and only that", M, STO
   CHECK_FALSE(absl::IsNotFound(s.remove("../nope")));
 }
 
-TEST_CASE_TEMPLATE("after remove, stat and read are NotFound and the listing omits it", M,
-                   STORAGE_MODELS) {
+TEST_CASE_TEMPLATE("after remove, stat and read are NotFound and the listing omits it", M, STORAGE_MODELS) {
   M m;
   auto& s = m.storage;
   REQUIRE(s.write_if_absent("d/a", "1").ok());
@@ -117,8 +113,7 @@ TEST_CASE_TEMPLATE("after remove, stat and read are NotFound and the listing omi
   CHECK(*s.read("d/a") == "333");
 }
 
-TEST_CASE_TEMPLATE("listing streams every file once, in depth-first byte order", M,
-                   STORAGE_MODELS) {
+TEST_CASE_TEMPLATE("listing streams every file once, in depth-first byte order", M, STORAGE_MODELS) {
   M m;
   auto& s = m.storage;
   write_tree(s);
@@ -148,8 +143,7 @@ TEST_CASE_TEMPLATE("listing a subdirectory lists only below it", M, STORAGE_MODE
         std::vector<std::string>{".hoodie/20240101000000000.commit", ".hoodie/metadata/files/f1"});
 }
 
-TEST_CASE_TEMPLATE("non-recursive listing visits only the directory's own files", M,
-                   STORAGE_MODELS) {
+TEST_CASE_TEMPLATE("non-recursive listing visits only the directory's own files", M, STORAGE_MODELS) {
   M m;
   auto& s = m.storage;
   write_tree(s);
@@ -160,16 +154,14 @@ TEST_CASE_TEMPLATE("non-recursive listing visits only the directory's own files"
     ++asked;
     return false;
   };
-  CHECK(listed_paths(s, "", flat) ==
-        std::vector<std::string>{"A", "a.txt", "a0", "b b", "dt=2024.x"});
+  CHECK(listed_paths(s, "", flat) == std::vector<std::string>{"A", "a.txt", "a0", "b b", "dt=2024.x"});
   CHECK(listed_paths(s, "a", flat) == std::vector<std::string>{"a/x"});
   CHECK(listed_paths(s, "a/y", flat) == std::vector<std::string>{"a/y/z"});
   CHECK(listed_paths(s, ".hoodie/metadata", flat).empty());
   CHECK(asked == 0);
 }
 
-TEST_CASE_TEMPLATE("skip_dir is asked once per directory, in order, and prunes it", M,
-                   STORAGE_MODELS) {
+TEST_CASE_TEMPLATE("skip_dir is asked once per directory, in order, and prunes it", M, STORAGE_MODELS) {
   M m;
   auto& s = m.storage;
   write_tree(s);
@@ -179,13 +171,12 @@ TEST_CASE_TEMPLATE("skip_dir is asked once per directory, in order, and prunes i
     asked.emplace_back(dir);
     return dir == ".hoodie/metadata" || dir == "a/y";
   };
-  CHECK(listed_paths(s, "", options) ==
-        std::vector<std::string>{".hoodie/20240101000000000.commit", "A", "a/x", "a-b/c", "a.txt",
-                                 "a0", "b b", "dt=2024/p1", "dt=2024-01/p2", "dt=2024.x",
-                                 "\xc3\xa9t\xc3\xa9/f"});
+  CHECK(listed_paths(s, "", options) == std::vector<std::string>{".hoodie/20240101000000000.commit", "A", "a/x",
+                                                                 "a-b/c", "a.txt", "a0", "b b", "dt=2024/p1",
+                                                                 "dt=2024-01/p2", "dt=2024.x", "\xc3\xa9t\xc3\xa9/f"});
   // Pruned directories are asked about, their subdirectories are not.
-  CHECK(asked == std::vector<std::string>{".hoodie", ".hoodie/metadata", "a", "a/y", "a-b",
-                                          "dt=2024", "dt=2024-01", "\xc3\xa9t\xc3\xa9"});
+  CHECK(asked == std::vector<std::string>{".hoodie", ".hoodie/metadata", "a", "a/y", "a-b", "dt=2024", "dt=2024-01",
+                                          "\xc3\xa9t\xc3\xa9"});
 
   asked.clear();
   options.skip_dir = [&](std::string_view dir) {
@@ -197,8 +188,7 @@ TEST_CASE_TEMPLATE("skip_dir is asked once per directory, in order, and prunes i
   CHECK(asked == std::vector<std::string>{".hoodie/metadata", ".hoodie/metadata/files"});
 }
 
-TEST_CASE_TEMPLATE("listing a missing directory is NotFound; listing a file is not", M,
-                   STORAGE_MODELS) {
+TEST_CASE_TEMPLATE("listing a missing directory is NotFound; listing a file is not", M, STORAGE_MODELS) {
   M m;
   auto& s = m.storage;
   CHECK(listing(s, "").empty());  // the root of an empty storage exists
@@ -228,8 +218,8 @@ TEST_CASE_TEMPLATE("a directory is not a file", M, STORAGE_MODELS) {
   CHECK(listing(s, "").size() == tree_in_listing_order.size());
 }
 
-TEST_CASE_TEMPLATE("paths that escape the root or are spelled oddly are refused by every operation",
-                   M, STORAGE_MODELS) {
+TEST_CASE_TEMPLATE("paths that escape the root or are spelled oddly are refused by every operation", M,
+                   STORAGE_MODELS) {
   M m;
   auto& s = m.storage;
   const std::vector<std::string> bad = {"/abs", "/",   "..",    "../up", "a/../b", "a/..",

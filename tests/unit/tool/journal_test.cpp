@@ -199,8 +199,8 @@ TEST_CASE("writes in flight: heartbeats and markers (DIRECT and TIMELINE_SERVER_
 
 TEST_CASE("a marker of a pending write that does not follow the grammar is an error naming it") {
   const InstantTime t = instant("20260101000000000");
-  for (const std::string& bad : {fmt::format(".hoodie/.temp/{}/p=1/x.parquet.marker.DELETE", t),
-                                 fmt::format(".hoodie/.temp/{}/MARKERS3", t)}) {
+  for (const std::string& bad :
+       {fmt::format(".hoodie/.temp/{}/p=1/x.parquet.marker.DELETE", t), fmt::format(".hoodie/.temp/{}/MARKERS3", t)}) {
     memory_storage s;
     write_versions(s, {instant("20250101000000000")});
     REQUIRE(s.write_if_absent(fmt::format(".hoodie/{}.commit.requested", t), "").ok());

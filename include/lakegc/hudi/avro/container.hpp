@@ -125,8 +125,7 @@ struct container_layout {
     std::string_view block_sync;
     LAKEGC_RETURN_IF_ERROR(in.take(sync_marker_size, block_sync, "block sync marker"));
     if (block_sync != sync) {
-      return absl::DataLossError(
-          fmt::format("block at byte {}: sync marker does not match the header's", block_start));
+      return absl::DataLossError(fmt::format("block at byte {}: sync marker does not match the header's", block_start));
     }
     out.blocks.push_back(b);
   }
@@ -156,8 +155,7 @@ inline void put_container_header(std::string& out, std::string_view schema_json,
 }
 
 /// Appends a block of `count` objects whose encoded bytes are `data`.
-inline void put_container_block(std::string& out, std::int64_t count, std::string_view data,
-                                std::string_view sync) {
+inline void put_container_block(std::string& out, std::int64_t count, std::string_view data, std::string_view sync) {
   put_long(out, count);
   put_long(out, static_cast<std::int64_t>(data.size()));
   out += data;

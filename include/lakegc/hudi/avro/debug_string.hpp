@@ -33,30 +33,16 @@ inline void append_debug_string(const datum& d, std::string& out) {
     out += '"';
   };
   switch (d.type()) {
-    case datum::kind::null:
-      out += "null";
-      return;
-    case datum::kind::boolean:
-      out += *d.as_bool() ? "true" : "false";
-      return;
+    case datum::kind::null: out += "null"; return;
+    case datum::kind::boolean: out += *d.as_bool() ? "true" : "false"; return;
     case datum::kind::int32:
-    case datum::kind::int64:
-      out += fmt::format("{}", *d.as_int());
-      return;
+    case datum::kind::int64: out += fmt::format("{}", *d.as_int()); return;
     case datum::kind::float32:
-    case datum::kind::float64:
-      out += fmt::format("{}", *d.as_double());
-      return;
-    case datum::kind::string:
-      quote(*d.as_string());
-      return;
+    case datum::kind::float64: out += fmt::format("{}", *d.as_double()); return;
+    case datum::kind::string: quote(*d.as_string()); return;
     case datum::kind::bytes:
-    case datum::kind::fixed:
-      quote(*d.as_bytes());
-      return;
-    case datum::kind::enum_symbol:
-      quote(*d.as_symbol());
-      return;
+    case datum::kind::fixed: quote(*d.as_bytes()); return;
+    case datum::kind::enum_symbol: quote(*d.as_symbol()); return;
     case datum::kind::array: {
       out += '[';
       bool first = true;

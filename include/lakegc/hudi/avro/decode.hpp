@@ -42,9 +42,7 @@ class value_decoder {
     }
     const schema_node& node = schema_.node(index);
     switch (node.kind) {
-      case type::null:
-        out = datum();
-        return Status();
+      case type::null: out = datum(); return Status();
       case type::boolean: {
         const std::size_t at = in_.offset();
         std::uint8_t b = 0;
@@ -123,8 +121,7 @@ class value_decoder {
         return Status();
       }
       case type::array:
-      case type::map:
-        return decode_blocks(node, out, depth);
+      case type::map: return decode_blocks(node, out, depth);
     }
     return absl::DataLossError("schema has a type this reader does not know");
   }
@@ -191,14 +188,15 @@ class value_decoder {
 /// Decodes `bytes`, which start at `file_offset` in their file, as exactly
 /// one value of `s`: bytes left over mean the writer used another schema,
 /// and are DataLoss rather than ignored.
-[[nodiscard]] inline StatusOr<datum> decode_single_value(const schema& s, std::string_view bytes, std::size_t file_offset) {
+[[nodiscard]] inline StatusOr<datum> decode_single_value(const schema& s, std::string_view bytes,
+                                                         std::size_t file_offset) {
   byte_cursor in(bytes, file_offset);
   std::int64_t budget = static_cast<std::int64_t>(bytes.size()) + 1;
   datum out;
   LAKEGC_RETURN_IF_ERROR(decode_value(s, in, budget, out));
   if (!in.at_end()) {
-    return absl::DataLossError(fmt::format("value at byte {}: {} bytes left over after it", file_offset,
-                                           in.remaining()));
+    return absl::DataLossError(
+        fmt::format("value at byte {}: {} bytes left over after it", file_offset, in.remaining()));
   }
   return out;
 }

@@ -71,8 +71,7 @@ class value_encoder {
             return Status();
           }
         }
-        return absl::InvalidArgumentError(
-            fmt::format("'{}' is not a symbol of enum '{}'", *d.as_symbol(), node.name));
+        return absl::InvalidArgumentError(fmt::format("'{}' is not a symbol of enum '{}'", *d.as_symbol(), node.name));
       case type::array:
       case type::map: {
         if (d.size() != 0) put_long(out_, static_cast<std::int64_t>(d.size()));
@@ -80,8 +79,7 @@ class value_encoder {
           if (node.kind == type::map) put_bytes(out_, d.keys()[i]);
           const Status st = encode(node.children[0], d.elements()[i], depth + 1);
           if (!st.ok()) {
-            return annotate(st, node.kind == type::map ? fmt::format("[\"{}\"]", d.keys()[i])
-                                                       : fmt::format("[{}]", i));
+            return annotate(st, node.kind == type::map ? fmt::format("[\"{}\"]", d.keys()[i]) : fmt::format("[{}]", i));
           }
         }
         put_long(out_, 0);

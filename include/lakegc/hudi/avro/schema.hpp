@@ -151,7 +151,7 @@ class schema_parser {
   }
 
   [[nodiscard]] static StatusOr<std::string_view> string_member(simdjson::dom::object obj, std::string_view key,
-                                                  std::string_view of) {
+                                                                std::string_view of) {
     std::string_view s;
     if (obj[key].get_string().get(s) != simdjson::SUCCESS || s.empty()) {
       return bad(fmt::format("{} has no \"{}\" string", of, key));
@@ -161,8 +161,8 @@ class schema_parser {
 
   /// Full name and namespace of a record, enum or fixed declaration.
   [[nodiscard]] static StatusOr<std::pair<std::string, std::string>> full_name_of(simdjson::dom::object obj,
-                                                                    std::string_view enclosing_ns,
-                                                                    std::string_view kind) {
+                                                                                  std::string_view enclosing_ns,
+                                                                                  std::string_view kind) {
     LAKEGC_ASSIGN_OR_RETURN(std::string_view name, string_member(obj, "name", kind));
     std::string_view ns = enclosing_ns;
     std::string_view declared;

@@ -37,8 +37,9 @@ struct keyed_record {
 };
 
 /// Decodes each cell of `contents` as a record of `schema`.
-[[nodiscard]] inline StatusOr<std::vector<keyed_record>> avro_records(const hfile_contents& contents, const avro::schema& schema,
-                                                        std::string_view file_name_for_errors) {
+[[nodiscard]] inline StatusOr<std::vector<keyed_record>> avro_records(const hfile_contents& contents,
+                                                                      const avro::schema& schema,
+                                                                      std::string_view file_name_for_errors) {
   std::vector<keyed_record> out;
   out.reserve(contents.cells.size());
   for (std::size_t i = 0; i < contents.cells.size(); ++i) {
@@ -55,7 +56,7 @@ struct keyed_record {
 /// The records of an HFile base file, with the writer schema from its file
 /// info.
 [[nodiscard]] inline StatusOr<std::vector<keyed_record>> read_avro_hfile(std::string_view bytes,
-                                                           std::string_view file_name_for_errors) {
+                                                                         std::string_view file_name_for_errors) {
   LAKEGC_ASSIGN_OR_RETURN(hfile_contents contents, read_hfile(bytes, file_name_for_errors));
   const auto it = contents.file_info.find(schema_key);
   if (it == contents.file_info.end()) {

@@ -54,16 +54,16 @@ enum class block_kind : std::uint8_t {
   index_v1,
 };
 
-inline constexpr std::array<std::string_view, 12> block_magics = {
-    "DATABLK*", "DATABLKE", "IDXLEAF2", "BLMFBLK2", "METABLKc", "IDXINTE2",
-    "IDXROOT2", "FILEINF2", "BLMFMET2", "DFBLMET2", "TRABLK\"$", "IDXBLK)+"};
+inline constexpr std::array<std::string_view, 12> block_magics = {"DATABLK*", "DATABLKE", "IDXLEAF2",  "BLMFBLK2",
+                                                                  "METABLKc", "IDXINTE2", "IDXROOT2",  "FILEINF2",
+                                                                  "BLMFMET2", "DFBLMET2", "TRABLK\"$", "IDXBLK)+"};
 
 inline std::string_view block_kind_name(block_kind k) noexcept { return block_magics[static_cast<std::size_t>(k)]; }
 
 struct block {
   block_kind kind = block_kind::data;
-  std::size_t offset = 0;        ///< of the header in the file
-  std::size_t on_disk_size = 0;  ///< header + payload + checksums
+  std::size_t offset = 0;          ///< of the header in the file
+  std::size_t on_disk_size = 0;    ///< header + payload + checksums
   std::uint8_t checksum_type = 0;  ///< 0 NULL, 1 CRC32, 2 CRC32C
   /// The decompressed payload. Offsets into it are not file offsets when
   /// the file is compressed; messages name the block's offset and the
@@ -152,10 +152,9 @@ inline std::uint32_t checksum_of(std::uint8_t type, std::string_view chunk) {
       LAKEGC_RETURN_IF_ERROR(sums.read_be32(stored, "checksum"));
       const std::uint32_t actual = detail::checksum_of(checksum_type, checked.substr(i * chunk, chunk));
       if (static_cast<std::uint32_t>(stored) != actual) {
-        return absl::DataLossError(fmt::format("{}: checksum of bytes {} to {} does not match ({:08x}, stored {:08x})",
-                                               where(), offset + i * chunk,
-                                               offset + std::min(checked.size(), (i + 1) * chunk), actual,
-                                               static_cast<std::uint32_t>(stored)));
+        return absl::DataLossError(fmt::format(
+            "{}: checksum of bytes {} to {} does not match ({:08x}, stored {:08x})", where(), offset + i * chunk,
+            offset + std::min(checked.size(), (i + 1) * chunk), actual, static_cast<std::uint32_t>(stored)));
       }
     }
   }
@@ -163,8 +162,8 @@ inline std::uint32_t checksum_of(std::uint8_t type, std::string_view chunk) {
   switch (c) {
     case codec::none:
       if (stored_payload.size() != static_cast<std::size_t>(uncompressed)) {
-        return absl::DataLossError(fmt::format("{}: uncompressed size {} but {} payload bytes", where(), uncompressed,
-                                               stored_payload.size()));
+        return absl::DataLossError(
+            fmt::format("{}: uncompressed size {} but {} payload bytes", where(), uncompressed, stored_payload.size()));
       }
       b.payload.assign(stored_payload);
       return b;

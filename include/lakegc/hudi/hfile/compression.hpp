@@ -41,7 +41,8 @@ inline std::string_view codec_name(codec c) noexcept {
 /// Inflates `compressed` (one or more gzip members, as Hadoop's GzipCodec
 /// writes them; zlib streams are accepted too) into exactly `size` bytes.
 /// `where` names the block in errors.
-[[nodiscard]] inline StatusOr<std::string> gunzip(std::string_view compressed, std::size_t size, std::string_view where) {
+[[nodiscard]] inline StatusOr<std::string> gunzip(std::string_view compressed, std::size_t size,
+                                                  std::string_view where) {
   // Deflate expands at most ~1032:1; a larger claim is damage, and is
   // refused before `size` bytes are allocated.
   if (size > compressed.size() * 1032 + 1024) {
@@ -75,8 +76,8 @@ inline std::string_view codec_name(codec c) noexcept {
                                            produced, size, msg != nullptr ? msg : "no end of stream"));
   }
   if (produced != size) {
-    return absl::DataLossError(fmt::format("{}: gzip data inflates to {} bytes, its header says {}", where, produced,
-                                           size));
+    return absl::DataLossError(
+        fmt::format("{}: gzip data inflates to {} bytes, its header says {}", where, produced, size));
   }
   if (left_in != 0) {
     return absl::DataLossError(fmt::format("{}: {} bytes left over after the gzip data", where, left_in));

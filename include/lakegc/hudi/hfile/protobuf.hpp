@@ -40,8 +40,8 @@ namespace lakegc::hudi::hfile::protobuf {
   std::uint64_t n = 0;
   LAKEGC_RETURN_IF_ERROR(read_varint(in, n, what));
   if (n > in.remaining()) {
-    return absl::DataLossError(fmt::format("{} of {} bytes at byte {} runs past the end ({} left)", what, n,
-                                           in.offset(), in.remaining()));
+    return absl::DataLossError(
+        fmt::format("{} of {} bytes at byte {} runs past the end ({} left)", what, n, in.offset(), in.remaining()));
   }
   return in.take(static_cast<std::size_t>(n), out, what);
 }
@@ -50,8 +50,8 @@ namespace lakegc::hudi::hfile::protobuf {
 struct field {
   std::uint32_t number = 0;
   std::uint32_t wire_type = 0;
-  std::uint64_t varint = 0;     ///< wire type 0
-  std::string_view bytes;       ///< wire type 2 (and the raw bytes of 1 and 5)
+  std::uint64_t varint = 0;  ///< wire type 0
+  std::string_view bytes;    ///< wire type 2 (and the raw bytes of 1 and 5)
 };
 
 /// Calls `f(const field&)` for each field of the message `message`, which
@@ -73,8 +73,8 @@ template <class F>
       case 5: LAKEGC_RETURN_IF_ERROR(in.take(4, fl.bytes, what)); break;
       default:
         return absl::DataLossError(
-            fmt::format("{}: field {} at byte {} has wire type {}, which protobuf does not define", what, fl.number,
-                        at, fl.wire_type));
+            fmt::format("{}: field {} at byte {} has wire type {}, which protobuf does not define", what, fl.number, at,
+                        fl.wire_type));
     }
     LAKEGC_RETURN_IF_ERROR(f(fl));
   }

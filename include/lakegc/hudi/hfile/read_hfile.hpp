@@ -115,8 +115,8 @@ namespace detail {
   t.minor_version = tail[0];
   t.major_version = (tail[1] << 16) | (tail[2] << 8) | tail[3];
   if (t.major_version != 3) {
-    return absl::UnimplementedError(fmt::format("HFile version {}.{} is not supported (Hudi writes 3)",
-                                                t.major_version, t.minor_version));
+    return absl::UnimplementedError(
+        fmt::format("HFile version {}.{} is not supported (Hudi writes 3)", t.major_version, t.minor_version));
   }
   byte_cursor in(file.substr(at, trailer_size - 4), at);
   std::string_view magic;
@@ -198,7 +198,8 @@ struct index_entry {
   byte_cursor in(b.payload);
   std::string_view pb_magic;
   LAKEGC_RETURN_IF_ERROR(in.take(4, pb_magic, "file info magic"));
-  if (pb_magic != "PBUF") return absl::DataLossError(fmt::format("file info block at byte {} has no PBUF magic", b.offset));
+  if (pb_magic != "PBUF")
+    return absl::DataLossError(fmt::format("file info block at byte {} has no PBUF magic", b.offset));
   std::string_view message;
   LAKEGC_RETURN_IF_ERROR(protobuf::read_delimited(in, message, "InfoProto"));
   return protobuf::for_each_field(message, 0, "InfoProto", [&](const protobuf::field& entry) -> Status {
@@ -254,7 +255,8 @@ struct index_entry {
 
 /// Every cell of the HFile `bytes`, with its trailer, file info and meta
 /// block names. Errors are prefixed with `file_name_for_errors`.
-[[nodiscard]] inline StatusOr<hfile_contents> read_hfile(std::string_view bytes, std::string_view file_name_for_errors) {
+[[nodiscard]] inline StatusOr<hfile_contents> read_hfile(std::string_view bytes,
+                                                         std::string_view file_name_for_errors) {
   auto fail = [&](const Status& st) { return annotate(st, fmt::format("{}: HFile", file_name_for_errors)); };
   hfile_contents out;
   auto t = detail::read_trailer(bytes);
@@ -284,8 +286,8 @@ struct index_entry {
   // checksums are verified: every byte of the file before the trailer is
   // then covered by a check.
   for (auto& e : *meta_index) {
-    if (e.offset < 0 || e.size < 0 || static_cast<std::uint64_t>(e.offset) + static_cast<std::uint64_t>(e.size) >
-                                          info.load_on_open_offset) {
+    if (e.offset < 0 || e.size < 0 ||
+        static_cast<std::uint64_t>(e.offset) + static_cast<std::uint64_t>(e.size) > info.load_on_open_offset) {
       return fail(absl::DataLossError(
           fmt::format("meta block '{}' at byte {} ({} bytes) lies outside the data section", e.key, e.offset, e.size)));
     }

@@ -114,7 +114,7 @@ inline void put_hadoop_vint(std::string& out, std::int64_t v) {
 
 /// A block: header, payload (compressed), NULL checksums.
 [[nodiscard]] inline StatusOr<std::string> serialize_block(block_kind kind, std::string_view payload, codec c,
-                                             std::int64_t previous_offset) {
+                                                           std::int64_t previous_offset) {
   std::string stored;
   if (c == codec::gz) {
     LAKEGC_ASSIGN_OR_RETURN(stored, gzip(payload));
@@ -146,9 +146,9 @@ inline void put_cell(std::string& out, std::string_view key, std::string_view va
   put_be<std::int32_t>(out, static_cast<std::int32_t>(value.size()));
   put_be<std::int16_t>(out, static_cast<std::int16_t>(key.size()));
   out += key;
-  out += static_cast<char>(0);  // family length
+  out += static_cast<char>(0);                                          // family length
   put_be<std::int64_t>(out, std::numeric_limits<std::int64_t>::max());  // HConstants.LATEST_TIMESTAMP
-  out += static_cast<char>(4);  // KeyValue.Type.Put
+  out += static_cast<char>(4);                                          // KeyValue.Type.Put
   out += value;
   out += static_cast<char>(0);  // MVCC version 0
 }
@@ -160,8 +160,8 @@ inline void put_cell(std::string& out, std::string_view key, std::string_view va
 /// with `file_info` entries added to the writer's own (MAX_MEMSTORE_TS_KEY,
 /// LASTKEY, AVG_KEY_LEN, CREATE_TIME_TS, AVG_VALUE_LEN, KEY_VALUE_VERSION).
 [[nodiscard]] inline StatusOr<std::string> write_hfile(std::span<const std::pair<std::string, std::string>> cells,
-                                         const std::map<std::string, std::string>& file_info,
-                                         const hfile_write_options& options = {}) {
+                                                       const std::map<std::string, std::string>& file_info,
+                                                       const hfile_write_options& options = {}) {
   for (std::size_t i = 1; i < cells.size(); ++i) {
     if (!(cells[i - 1].first < cells[i].first)) {
       return absl::InvalidArgumentError(
@@ -191,7 +191,8 @@ inline void put_cell(std::string& out, std::string_view key, std::string_view va
   auto flush = [&]() -> Status {
     if (payload.empty()) return Status();
     const auto offset = static_cast<std::int64_t>(out.size());
-    LAKEGC_ASSIGN_OR_RETURN(std::string b, detail::serialize_block(block_kind::data, payload, options.compression, previous));
+    LAKEGC_ASSIGN_OR_RETURN(std::string b,
+                            detail::serialize_block(block_kind::data, payload, options.compression, previous));
     index.push_back({offset, static_cast<std::int32_t>(b.size()), first_key});
     previous = offset;
     out += b;

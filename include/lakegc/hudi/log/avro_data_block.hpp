@@ -42,7 +42,7 @@ inline constexpr std::int32_t content_version = 3;
 /// The two int32s every data and delete block's content starts with: the
 /// content version, then a record count (data) or a byte length (delete).
 [[nodiscard]] inline Status read_content_head(byte_cursor& in, std::int32_t& version, std::int32_t& second,
-                                std::string_view second_what) {
+                                              std::string_view second_what) {
   LAKEGC_RETURN_IF_ERROR(in.read_be32(version, "content version"));
   return in.read_be32(second, second_what);
 }
@@ -63,7 +63,7 @@ inline constexpr std::int32_t content_version = 3;
 
 /// The records of an AVRO_DATA_BLOCK or CDC_DATA_BLOCK.
 [[nodiscard]] inline StatusOr<std::vector<avro::datum>> decode_avro_records(const log_block& b,
-                                                              std::string_view file_name_for_errors) {
+                                                                            std::string_view file_name_for_errors) {
   auto fail = [&](const Status& st) {
     return annotate(st, fmt::format("{}: {} at byte {}", file_name_for_errors, block_type_name(b.type), b.offset));
   };
@@ -97,13 +97,15 @@ inline constexpr std::int32_t content_version = 3;
     if (!d.ok()) return fail(annotate(d.status(), fmt::format("record {}", i)));
     records.push_back(std::move(*d));
   }
-  if (!in.at_end()) return fail(in.error_here(fmt::format("{} bytes left over after {} records", in.remaining(), count)));
+  if (!in.at_end())
+    return fail(in.error_here(fmt::format("{} bytes left over after {} records", in.remaining(), count)));
   return records;
 }
 
 /// The content of an Avro data block holding `records`, each encoded
 /// against `schema`.
-[[nodiscard]] inline StatusOr<std::string> encode_avro_records(const avro::schema& schema, std::span<const avro::datum> records) {
+[[nodiscard]] inline StatusOr<std::string> encode_avro_records(const avro::schema& schema,
+                                                               std::span<const avro::datum> records) {
   std::string out;
   put_be<std::int32_t>(out, content_version);
   put_be<std::int32_t>(out, static_cast<std::int32_t>(records.size()));
@@ -121,9 +123,10 @@ inline constexpr std::int32_t content_version = 3;
 /// An AVRO_DATA_BLOCK of `records` written by `instant_time` with writer
 /// schema `schema_json` (INSTANT_TIME and SCHEMA headers, as
 /// HoodieAppendHandle writes them), plus `extra_header` entries.
-[[nodiscard]] inline StatusOr<log_block> make_avro_data_block(std::string_view schema_json, std::span<const avro::datum> records,
-                                                std::string_view instant_time,
-                                                std::map<header_key, std::string> extra_header = {}) {
+[[nodiscard]] inline StatusOr<log_block> make_avro_data_block(std::string_view schema_json,
+                                                              std::span<const avro::datum> records,
+                                                              std::string_view instant_time,
+                                                              std::map<header_key, std::string> extra_header = {}) {
   LAKEGC_ASSIGN_OR_RETURN(auto schema, avro::cached_schema(schema_json));
   log_block b;
   b.type = block_type::avro_data;

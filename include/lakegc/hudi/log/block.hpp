@@ -52,10 +52,10 @@ inline constexpr std::int32_t block_type_count = 7;
 
 /// HoodieLogBlock.HeaderMetadataType.
 enum class header_key : std::int32_t {
-  instant_time = 0,         ///< the instant that wrote the block
-  target_instant_time = 1,  ///< command blocks: the instant rolled back
-  schema = 2,               ///< data blocks: the writer schema (JSON)
-  command_block_type = 3,   ///< command blocks: "0" = ROLLBACK_BLOCK
+  instant_time = 0,           ///< the instant that wrote the block
+  target_instant_time = 1,    ///< command blocks: the instant rolled back
+  schema = 2,                 ///< data blocks: the writer schema (JSON)
+  command_block_type = 3,     ///< command blocks: "0" = ROLLBACK_BLOCK
   compacted_block_times = 4,  ///< log compaction: the instants merged into this block (table version 5+)
   record_positions = 5,       ///< base64 of a Roaring bitmap of record positions (6+)
   block_identifier = 6,       ///< retries of a Spark task (6+)

@@ -89,7 +89,7 @@ inline std::optional<std::string> optional_string(const avro::datum& d) {
 
 /// The records of a DELETE_BLOCK.
 [[nodiscard]] inline StatusOr<std::vector<delete_record>> decode_delete_records(const log_block& b,
-                                                                  std::string_view file_name_for_errors) {
+                                                                                std::string_view file_name_for_errors) {
   auto fail = [&](const Status& st) {
     return annotate(st, fmt::format("{}: DELETE_BLOCK at byte {}", file_name_for_errors, b.offset));
   };
@@ -99,16 +99,15 @@ inline std::optional<std::string> optional_string(const avro::datum& d) {
   std::int32_t length = 0;
   if (const Status st = read_content_head(in, version, length, "data length"); !st.ok()) return fail(st);
   if (version == 1 || version == 2) {
-    return fail(absl::UnimplementedError(
-        fmt::format("content version {} holds Java-serialized keys (Hudi before 0.11), which only a JVM reads",
-                    version)));
+    return fail(absl::UnimplementedError(fmt::format(
+        "content version {} holds Java-serialized keys (Hudi before 0.11), which only a JVM reads", version)));
   }
   if (version != content_version) {
     return fail(absl::UnimplementedError(fmt::format("content version {} is not one Hudi writes", version)));
   }
   if (length < 0 || static_cast<std::size_t>(length) != in.remaining()) {
-    return fail(in.error_here(fmt::format("data length {} does not match the {} bytes that follow", length,
-                                          in.remaining())));
+    return fail(
+        in.error_here(fmt::format("data length {} does not match the {} bytes that follow", length, in.remaining())));
   }
   LAKEGC_ASSIGN_OR_RETURN(auto schema, avro::cached_schema(schemas::delete_record_list));
   auto list = avro::decode_single_value(*schema, in.rest(), in.offset());
@@ -124,8 +123,9 @@ inline std::optional<std::string> optional_string(const avro::datum& d) {
 /// A DELETE_BLOCK of `records` written by `instant_time`, as
 /// HoodieAppendHandle writes one (INSTANT_TIME header; Hudi adds SCHEMA
 /// too, which readers of delete blocks ignore), plus `extra_header`.
-[[nodiscard]] inline StatusOr<log_block> make_delete_block(std::span<const delete_record> records, std::string_view instant_time,
-                                             std::map<header_key, std::string> extra_header = {}) {
+[[nodiscard]] inline StatusOr<log_block> make_delete_block(std::span<const delete_record> records,
+                                                           std::string_view instant_time,
+                                                           std::map<header_key, std::string> extra_header = {}) {
   LAKEGC_ASSIGN_OR_RETURN(auto schema, avro::cached_schema(schemas::delete_record_list));
   avro::datum list = avro::datum::make_array();
   for (const auto& r : records) {

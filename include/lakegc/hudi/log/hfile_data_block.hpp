@@ -32,24 +32,25 @@
 namespace lakegc::hudi::log {
 
 /// The records of an HFILE_DATA_BLOCK, keyed by record key.
-[[nodiscard]] inline StatusOr<std::vector<hfile::keyed_record>> decode_hfile_records(const log_block& b,
-                                                                       std::string_view file_name_for_errors) {
+[[nodiscard]] inline StatusOr<std::vector<hfile::keyed_record>> decode_hfile_records(
+    const log_block& b, std::string_view file_name_for_errors) {
   const std::string where = fmt::format("{}: HFILE_DATA_BLOCK at byte {}", file_name_for_errors, b.offset);
   if (b.type != block_type::hfile_data) return absl::InvalidArgumentError(fmt::format("{}: not an HFile block", where));
   auto schema = block_schema(b);
   if (!schema.ok()) return annotate(schema.status(), file_name_for_errors);
   // Offsets inside the embedded HFile are relative to the block's content.
-  LAKEGC_ASSIGN_OR_RETURN(hfile::hfile_contents contents,
-                          hfile::read_hfile(b.content, fmt::format("{} (content at byte {})", where, b.content_offset)));
+  LAKEGC_ASSIGN_OR_RETURN(
+      hfile::hfile_contents contents,
+      hfile::read_hfile(b.content, fmt::format("{} (content at byte {})", where, b.content_offset)));
   return hfile::avro_records(contents, **schema, where);
 }
 
 /// An HFILE_DATA_BLOCK of `records` (key, record whose `key_field` holds
 /// the key) written by `instant_time` with writer schema `schema_json`.
-[[nodiscard]] inline StatusOr<log_block> make_hfile_data_block(std::string_view schema_json,
-                                                 std::span<const std::pair<std::string, avro::datum>> records,
-                                                 std::string_view instant_time, std::string_view key_field = "key",
-                                                 std::map<std::string, std::string> extra_file_info = {}) {
+[[nodiscard]] inline StatusOr<log_block> make_hfile_data_block(
+    std::string_view schema_json, std::span<const std::pair<std::string, avro::datum>> records,
+    std::string_view instant_time, std::string_view key_field = "key",
+    std::map<std::string, std::string> extra_file_info = {}) {
   LAKEGC_ASSIGN_OR_RETURN(auto schema, avro::cached_schema(schema_json));
   std::vector<std::pair<std::string, std::string>> cells;
   cells.reserve(records.size());
@@ -57,7 +58,8 @@ namespace lakegc::hudi::log {
     // HFileUtils.serializeRecord: the key field is emptied, the row is the key.
     avro::datum stripped = avro::datum::make_record(std::string(record.type_name()));
     for (std::size_t i = 0; i < record.size(); ++i) {
-      stripped.add(record.keys()[i], record.keys()[i] == key_field ? avro::datum::make_string("") : record.elements()[i]);
+      stripped.add(record.keys()[i],
+                   record.keys()[i] == key_field ? avro::datum::make_string("") : record.elements()[i]);
     }
     std::string value;
     const Status st = avro::encode_value(*schema, stripped, value);

@@ -49,8 +49,8 @@ inline std::size_t next_magic(std::string_view file, std::size_t from) {
   return at == std::string_view::npos ? file.size() : at;
 }
 
-inline log_block corrupt_block(std::string_view file, std::size_t magic_at, std::size_t content_from,
-                               std::size_t end, std::string reason) {
+inline log_block corrupt_block(std::string_view file, std::size_t magic_at, std::size_t content_from, std::size_t end,
+                               std::string reason) {
   log_block b;
   b.type = block_type::corrupt;
   b.offset = magic_at;
@@ -85,7 +85,7 @@ inline std::string framing_problem(std::string_view file, std::size_t after_size
 /// Reads a header or footer map: int32 count, then (ordinal, length, bytes).
 template <class Key>
 [[nodiscard]] Status read_metadata(byte_cursor& in, std::map<Key, std::string>& out, std::string_view what,
-                     std::int32_t known_keys) {
+                                   std::int32_t known_keys) {
   const std::size_t at = in.offset();
   std::int32_t count = 0;
   LAKEGC_RETURN_IF_ERROR(in.read_be32(count, what));
@@ -100,8 +100,7 @@ template <class Key>
     LAKEGC_RETURN_IF_ERROR(in.read_be32(ordinal, what));
     LAKEGC_RETURN_IF_ERROR(in.read_be32(length, what));
     if (ordinal < 0 || (known_keys >= 0 && ordinal >= known_keys)) {
-      return absl::DataLossError(
-          fmt::format("{} key {} at byte {} is not one Hudi defines", what, ordinal, entry_at));
+      return absl::DataLossError(fmt::format("{} key {} at byte {} is not one Hudi defines", what, ordinal, entry_at));
     }
     if (length < 0) {
       return absl::DataLossError(fmt::format("{} entry at byte {} has negative length {}", what, entry_at, length));
@@ -123,9 +122,9 @@ template <class Key>
   std::int32_t version = 0;
   LAKEGC_RETURN_IF_ERROR(in.read_be32(version, "log format version"));
   if (version != format_version) {
-    return absl::UnimplementedError(fmt::format(
-        "block at byte {}: log format version {} is not supported (Hudi has written version {} since 0.5)", magic_at,
-        version, format_version));
+    return absl::UnimplementedError(
+        fmt::format("block at byte {}: log format version {} is not supported (Hudi has written version {} since 0.5)",
+                    magic_at, version, format_version));
   }
   std::int32_t type = 0;
   const std::size_t type_at = in.offset();
@@ -151,8 +150,8 @@ template <class Key>
   LAKEGC_RETURN_IF_ERROR(read_metadata(in, b.footer, "footer", -1));
   LAKEGC_RETURN_IF_ERROR(in.skip(8, "reverse pointer"));
   if (!in.at_end()) {
-    return absl::DataLossError(fmt::format("block at byte {}: {} bytes between its reverse pointer and its end",
-                                           magic_at, in.remaining()));
+    return absl::DataLossError(
+        fmt::format("block at byte {}: {} bytes between its reverse pointer and its end", magic_at, in.remaining()));
   }
   return Status();
 }
@@ -161,7 +160,8 @@ template <class Key>
 
 /// The blocks of the log file `bytes`, in file order. Errors are prefixed
 /// with `file_name_for_errors`.
-[[nodiscard]] inline StatusOr<std::vector<log_block>> read_blocks(std::string_view bytes, std::string_view file_name_for_errors) {
+[[nodiscard]] inline StatusOr<std::vector<log_block>> read_blocks(std::string_view bytes,
+                                                                  std::string_view file_name_for_errors) {
   std::vector<log_block> out;
   std::size_t pos = 0;
   while (pos < bytes.size()) {
@@ -170,10 +170,10 @@ template <class Key>
       // the framing check saw the next magic.
       const bool tail = bytes.size() - pos < magic.size();
       const std::size_t end = tail ? bytes.size() : detail::next_magic(bytes, pos);
-      out.push_back(detail::corrupt_block(bytes, pos, pos, end,
-                                          tail ? fmt::format("{} bytes at the end are too short for a block",
-                                                             bytes.size() - pos)
-                                               : std::string("no magic where a block starts")));
+      out.push_back(
+          detail::corrupt_block(bytes, pos, pos, end,
+                                tail ? fmt::format("{} bytes at the end are too short for a block", bytes.size() - pos)
+                                     : std::string("no magic where a block starts")));
       pos = end;
       continue;
     }

@@ -118,9 +118,9 @@ inline clean_records records_for_clean(const lakegc::CompletedClean& m) {
     out.files_deleted += r.success.size();
   }
   if (!deleted_partitions.empty()) {
-    out.upserts.emplace_back(std::string(all_partitions_key), detail::metadata_record(std::string(all_partitions_key),
-                                                                                     partition_list_type,
-                                                                                     deleted_partitions));
+    out.upserts.emplace_back(
+        std::string(all_partitions_key),
+        detail::metadata_record(std::string(all_partitions_key), partition_list_type, deleted_partitions));
   }
   return out;
 }
@@ -134,8 +134,9 @@ inline constexpr std::string_view lakegc_writer_key = "lakegc.writer";
   const std::string schema = schemas::metadata_record_with_meta_fields();
   std::string out;
   if (!records.upserts.empty()) {
-    LAKEGC_ASSIGN_OR_RETURN(log::log_block data, log::make_hfile_data_block(schema, records.upserts, instant, "key",
-                                                                            {{std::string(lakegc_writer_key), "clean"}}));
+    LAKEGC_ASSIGN_OR_RETURN(log::log_block data,
+                            log::make_hfile_data_block(schema, records.upserts, instant, "key",
+                                                       {{std::string(lakegc_writer_key), "clean"}}));
     LAKEGC_ASSIGN_OR_RETURN(std::string bytes, log::encode_block(data));
     out += bytes;
   }

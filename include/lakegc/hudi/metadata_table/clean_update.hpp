@@ -159,8 +159,8 @@ inline bool written_by_lakegc(const files_log& f, std::string_view instant) {
 /// may complete are the pending cleans on `data` and a new one requested
 /// at or after `new_clean_floor`. Nothing is written.
 template <Storage S>
-[[nodiscard]] Status check_clean_update(S& storage, const TableProperties& props, const Timeline& data, std::string_view base_path,
-                          const InstantTime& new_clean_floor) {
+[[nodiscard]] Status check_clean_update(S& storage, const TableProperties& props, const Timeline& data,
+                                        std::string_view base_path, const InstantTime& new_clean_floor) {
   const std::vector<std::string> partitions = metadata_partitions_to_update(props);
   if (std::find(partitions.begin(), partitions.end(), files_partition_name) == partitions.end()) {
     return detail::refused(fmt::format("the metadata table has no '{}' partition among {} (lakegc updates that one)",
@@ -185,16 +185,18 @@ template <Storage S>
     const Instant* d = data.find(i.requested);
     const bool pending_clean = d != nullptr && d->action == Action::clean && d->is_pending();
     if (!pending_clean && !(i.requested < new_clean_floor)) {
-      return detail::refused(fmt::format("metadata-table instant {} ({} {}) is not before the clean lakegc would "
-                                         "schedule ({} or later)",
-                                         i.requested, to_string(i.action), to_string(i.state), new_clean_floor));
+      return detail::refused(
+          fmt::format("metadata-table instant {} ({} {}) is not before the clean lakegc would "
+                      "schedule ({} or later)",
+                      i.requested, to_string(i.action), to_string(i.state), new_clean_floor));
     }
     if (i.is_completed()) continue;
     const bool write_in_flight = d != nullptr && d->is_pending() && is_write_action(d->action);
     if (i.action != Action::deltacommit || !(pending_clean || write_in_flight)) {
-      return detail::refused(fmt::format("the metadata table has a pending {} {} ({}) lakegc does not know how to "
-                                         "continue; run a Hudi writer first",
-                                         to_string(i.action), i.requested, to_string(i.state)));
+      return detail::refused(
+          fmt::format("the metadata table has a pending {} {} ({}) lakegc does not know how to "
+                      "continue; run a Hudi writer first",
+                      to_string(i.action), i.requested, to_string(i.state)));
     }
   }
   // Every pending clean's metadata instant, if any, must be lakegc's own.
@@ -204,9 +206,10 @@ template <Storage S>
     if (c->is_completed() || timeline->find(c->requested) == nullptr) continue;
     for (const auto& f : *logs) {
       if (detail::has_block_of(f, c->requested.str()) && !detail::written_by_lakegc(f, c->requested.str())) {
-        return detail::refused(fmt::format("the metadata table has a deltacommit for pending clean {} that lakegc did "
-                                           "not write ({}); finish that clean with Hudi",
-                                           c->requested, f.name));
+        return detail::refused(
+            fmt::format("the metadata table has a deltacommit for pending clean {} that lakegc did "
+                        "not write ({}); finish that clean with Hudi",
+                        c->requested, f.name));
       }
     }
   }
@@ -227,9 +230,10 @@ struct clean_update {
 /// `storage` with properties `props`; `now_ms` is the clock for a layout-2
 /// completion time. Call it after check_clean_update said yes.
 template <Storage S>
-[[nodiscard]] StatusOr<clean_update> write_clean_deltacommit(S& storage, const TableProperties& props, std::string_view base_path, const InstantTime& t,
-                                               const lakegc::CompletedClean& m,
-                                               const std::function<std::int64_t()>& now_ms) {
+[[nodiscard]] StatusOr<clean_update> write_clean_deltacommit(S& storage, const TableProperties& props,
+                                                             std::string_view base_path, const InstantTime& t,
+                                                             const lakegc::CompletedClean& m,
+                                                             const std::function<std::int64_t()>& now_ms) {
   subfolder_storage<S> mdt(storage, std::string(folder));
   const std::string mdt_path = fmt::format("{}/{}", base_path, folder);
   const std::string where = fmt::format("metadata table deltacommit {}", t);
@@ -308,9 +312,8 @@ template <Storage S>
     for (const auto& f : logs) {
       if (f.parsed.instant == latest->base_instant && &f != mine) of_slice.push_back(&f);
     }
-    std::sort(of_slice.begin(), of_slice.end(), [](const auto* a, const auto* b) {
-      return a->parsed.version_number() > b->parsed.version_number();
-    });
+    std::sort(of_slice.begin(), of_slice.end(),
+              [](const auto* a, const auto* b) { return a->parsed.version_number() > b->parsed.version_number(); });
     for (const auto* f : of_slice) w.log_files.push_back(f->name);
     if (!bytes.empty()) {
       if (of_slice.empty()) {
@@ -325,8 +328,8 @@ template <Storage S>
   }
   if (mine != nullptr) {
     if (mine->bytes != bytes) {
-      return absl::FailedPreconditionError(fmt::format(
-          "{}: {}/{}/{} holds other records than this clean's", where, mdt_path, files_partition_name, mine->name));
+      return absl::FailedPreconditionError(fmt::format("{}: {}/{}/{} holds other records than this clean's", where,
+                                                       mdt_path, files_partition_name, mine->name));
     }
     name = mine->parsed;
   }

@@ -57,9 +57,9 @@ inline void json_stat_counts(json_writer& j, std::uint64_t writes, std::uint64_t
   j.key("numWrites").value(writes).key("numDeletes").value(deletes).key("numUpdateWrites").value(updates);
   j.key("numInserts").value(std::uint64_t{0}).key("totalWriteBytes").value(bytes);
   j.key("totalWriteErrors").value(std::uint64_t{0});
-  for (const char* k : {"totalLogRecords", "totalLogFilesCompacted", "totalLogSizeCompacted",
-                        "totalUpdatedRecordsCompacted", "totalLogBlocks", "totalCorruptLogBlock",
-                        "totalRollbackBlocks", "totalLogReadTimeMs"}) {
+  for (const char* k :
+       {"totalLogRecords", "totalLogFilesCompacted", "totalLogSizeCompacted", "totalUpdatedRecordsCompacted",
+        "totalLogBlocks", "totalCorruptLogBlock", "totalRollbackBlocks", "totalLogReadTimeMs"}) {
     j.key(k).value(std::uint64_t{0});
   }
 }
@@ -133,9 +133,9 @@ inline avro::datum write_stat(std::string_view file_id, std::optional<std::strin
   s.add("totalWriteBytes", long_datum(bytes));
   s.add("totalWriteErrors", long_datum(0));
   s.add("numInserts", long_datum(0));
-  for (const char* k : {"totalLogRecords", "totalUpdatedRecordsCompacted", "totalLogBlocks", "totalCorruptLogBlock",
-                        "totalRollbackBlocks", "totalLogFilesCompacted", "totalLogReadTimeMs",
-                        "totalLogSizeCompacted", "numUpdates"}) {
+  for (const char* k :
+       {"totalLogRecords", "totalUpdatedRecordsCompacted", "totalLogBlocks", "totalCorruptLogBlock",
+        "totalRollbackBlocks", "totalLogFilesCompacted", "totalLogReadTimeMs", "totalLogSizeCompacted", "numUpdates"}) {
     s.add(k, long_datum(0));
   }
   s.add("fileSizeInBytes", long_datum(path ? bytes : 0));

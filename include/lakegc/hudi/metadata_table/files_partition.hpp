@@ -105,8 +105,8 @@ struct valid_instants {
 
 /// Base file and log files (oldest first) of the merged latest slice of `g`.
 inline std::pair<std::optional<std::string>, std::vector<std::string>> merged_latest_slice(const TableView& view,
-                                                                                            const Partition& p,
-                                                                                            const FileGroup& g) {
+                                                                                           const Partition& p,
+                                                                                           const FileGroup& g) {
   std::optional<std::string> base;
   std::vector<std::vector<std::string>> logs_newest_first;
   for (const FileSlice& s : view.slices_of(g)) {
@@ -133,7 +133,7 @@ inline std::pair<std::optional<std::string>, std::vector<std::string>> merged_la
 /// table has no metadata table or it has no `files` partition.
 template <Storage S>
 [[nodiscard]] StatusOr<files_partition> files_partition_state(S& storage, const Timeline& data_timeline,
-                                                std::string_view base_path_for_errors = "") {
+                                                              std::string_view base_path_for_errors = "") {
   subfolder_storage<S> mdt(storage, std::string(folder));
   const std::string mdt_path =
       base_path_for_errors.empty() ? std::string(folder) : fmt::format("{}/{}", base_path_for_errors, folder);
@@ -146,8 +146,8 @@ template <Storage S>
     if (p.path == files_partition_name) files = &p;
   }
   if (files == nullptr) {
-    return absl::NotFoundError(fmt::format("{}: the metadata table has no '{}' partition", mdt_path,
-                                           files_partition_name));
+    return absl::NotFoundError(
+        fmt::format("{}: the metadata table has no '{}' partition", mdt_path, files_partition_name));
   }
 
   detail::valid_instants valid{md.timeline, data_timeline, std::nullopt};
@@ -181,8 +181,8 @@ template <Storage S>
     for (const log_record& r : scan.records) {
       files_payload payload;
       if (r.record) {
-        LAKEGC_ASSIGN_OR_RETURN(payload, decode_files_record(*r.record, fmt::format("{}: log record of key '{}'",
-                                                                                   mdt_path, r.key)));
+        LAKEGC_ASSIGN_OR_RETURN(
+            payload, decode_files_record(*r.record, fmt::format("{}: log record of key '{}'", mdt_path, r.key)));
       } else {
         payload.deleted_record = true;
       }

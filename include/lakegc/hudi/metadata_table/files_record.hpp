@@ -89,7 +89,8 @@ struct files_payload {
 }
 
 /// `newer` merged over `older`, as Hudi's preCombine does.
-[[nodiscard]] inline StatusOr<files_payload> combine(files_payload older, const files_payload& newer, std::string_view key) {
+[[nodiscard]] inline StatusOr<files_payload> combine(files_payload older, const files_payload& newer,
+                                                     std::string_view key) {
   if (newer.deleted_record || older.deleted_record) return newer;
   if (older.type != newer.type) {
     return absl::DataLossError(

@@ -106,8 +106,9 @@ inline bool is_data_or_delete(log::block_type t) {
       return Status();
     }
     default:
-      return absl::UnimplementedError(fmt::format("{}: {} at byte {}: the metadata table does not write this block type",
-                                                  lb.file, log::block_type_name(b.type), b.offset));
+      return absl::UnimplementedError(
+          fmt::format("{}: {} at byte {}: the metadata table does not write this block type", lb.file,
+                      log::block_type_name(b.type), b.offset));
   }
 }
 

@@ -90,9 +90,9 @@ struct AdviceTrial {
   std::string label() const {
     const std::string unit = policy == "KEEP_LATEST_BY_HOURS" ? "h" : "";
     return fmt::format("{} {}{} ({})", policy, retained, unit,
-                       checked ? "recommended"
+                       checked                            ? "recommended"
                        : policy == "KEEP_LATEST_BY_HOURS" ? "one hour less"
-                                                           : "one commit fewer");
+                                                          : "one commit fewer");
   }
 };
 
@@ -126,9 +126,10 @@ struct AdviceCheck {
                                   first_seed + (trials.empty() ? 0 : trials.front().seeds) - 1);
     for (const Recommendation& r : advice.recommendations) {
       if (r.policy == "KEEP_LATEST_FILE_VERSIONS") {
-        out += fmt::format("  advise: {} not replayed (no time guarantee; what it needs depends on which file groups "
-                           "the writes update)\n",
-                           r.policy);
+        out += fmt::format(
+            "  advise: {} not replayed (no time guarantee; what it needs depends on which file groups "
+            "the writes update)\n",
+            r.policy);
       } else {
         out += fmt::format("  advise: {} {} ({})\n", r.policy, r.retained, r.reason);
       }
@@ -200,9 +201,10 @@ inline std::int64_t replay_span_ms(std::int64_t longest_query_ms) {
 /// Runs one trial: `policy` with `retained` (or, when `props` is given,
 /// those properties) over every seed of `o`.
 [[nodiscard]] inline StatusOr<AdviceTrial> run_advice_trial(const AdviceCheckOptions& o,
-                                              const std::shared_ptr<const CommitCadence>& cadence,
-                                              const std::string& policy, std::uint32_t retained, bool checked,
-                                              const std::optional<config::Properties>& props) {
+                                                            const std::shared_ptr<const CommitCadence>& cadence,
+                                                            const std::string& policy, std::uint32_t retained,
+                                                            bool checked,
+                                                            const std::optional<config::Properties>& props) {
   AdviceTrial t;
   t.policy = policy;
   t.retained = retained;
@@ -264,7 +266,9 @@ inline std::int64_t replay_span_ms(std::int64_t longest_query_ms) {
     plans.push_back({policy, n, true, props});
     if (n <= 1) return;  // 0 commits retained never cleans; 0 hours is no window
     std::optional<config::Properties> less = props;
-    if (less) (*less)[policy == "KEEP_LATEST_BY_HOURS" ? "hoodie.clean.hours.retained" : "hoodie.clean.commits.retained"] = std::to_string(n - 1);
+    if (less)
+      (*less)[policy == "KEEP_LATEST_BY_HOURS" ? "hoodie.clean.hours.retained" : "hoodie.clean.commits.retained"] =
+          std::to_string(n - 1);
     plans.push_back({policy, n - 1, false, less});
   };
   if (o.policy) {

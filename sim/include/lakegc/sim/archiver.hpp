@@ -121,8 +121,8 @@ struct ArchivalDecision {
   std::vector<InstantTime> others;   // completed clean and rollback instants, ascending
   std::uint32_t min_keep = 0;        // keep.min / keep.max after ArchivalUtils' adjustment
   std::uint32_t max_keep = 0;
-  std::string why;                   // the bound that stopped commit archival
-  char gap = 0;                      // 'a'..'d': a library-gap bound (see the header) stopped it
+  std::string why;  // the bound that stopped commit archival
+  char gap = 0;     // 'a'..'d': a library-gap bound (see the header) stopped it
 };
 
 class Archiver {
@@ -153,8 +153,9 @@ class Archiver {
         const auto gap = library_gap_bound(md, boundary_rule, t_.swarm.archiver_gaps_off, &which);
         lower(gap, which == 'a'   ? "LIBRARY GAP (a): replaced files a savepoint of a later commit keeps"
                    : which == 'b' ? "LIBRARY GAP (b): replaced files a guard keeps under a version rule"
-                   : which == 'c' ? "LIBRARY GAP (c): replaced files a truncated listing hid from a clean"
-                                  : "LIBRARY GAP (d): replaced files of a clustering that completed after a clean passed it");
+                   : which == 'c'
+                       ? "LIBRARY GAP (c): replaced files a truncated listing hid from a clean"
+                       : "LIBRARY GAP (d): replaced files of a clustering that completed after a clean passed it");
         if (gap && bound == gap) d.gap = which;
       }
       const std::size_t limit = commits.size() - d.min_keep;
@@ -199,10 +200,9 @@ class Archiver {
     t_.stats.instants_archived += all.size();
     t_.event("archiver", "archived {} commit(s){} and {} clean/rollback instant(s){}; keep {}..{} (commits stop: {})",
              d.commits.size(),
-             d.commits.empty() ? std::string()
-                               : fmt::format(" {}..{}", d.commits.front(), d.commits.back()),
-             d.others.size(), d.others.empty() ? std::string() : fmt::format(" from {}", d.others.front()),
-             d.min_keep, d.max_keep, d.why);
+             d.commits.empty() ? std::string() : fmt::format(" {}..{}", d.commits.front(), d.commits.back()),
+             d.others.size(), d.others.empty() ? std::string() : fmt::format(" from {}", d.others.front()), d.min_keep,
+             d.max_keep, d.why);
     check_latest_exact(t_, "archiver");
     return true;
   }

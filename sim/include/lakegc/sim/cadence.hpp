@@ -95,10 +95,10 @@ namespace detail {
 // Requested and completion times (ms) sorted by requested time, as a
 // cadence: the first commit's gap is the median of the others (the seam).
 [[nodiscard]] inline StatusOr<CommitCadence> cadence_of_times(std::vector<std::pair<std::int64_t, std::int64_t>> times,
-                                                std::string source) {
+                                                              std::string source) {
   if (times.size() < 2) {
-    return absl::InvalidArgumentError(fmt::format("{}: a cadence needs at least 2 commits, found {}", source,
-                                                  times.size()));
+    return absl::InvalidArgumentError(
+        fmt::format("{}: a cadence needs at least 2 commits, found {}", source, times.size()));
   }
   std::sort(times.begin(), times.end());
   std::vector<std::int64_t> gaps;
@@ -123,7 +123,8 @@ namespace detail {
     if (!requested.ok() || !completed.ok()) continue;
     times.emplace_back(*requested, std::max(*requested, *completed));
   }
-  return detail::cadence_of_times(std::move(times), fmt::format("{} ({} commits)", source, md.timeline.completed_commits().size()));
+  return detail::cadence_of_times(std::move(times),
+                                  fmt::format("{} ({} commits)", source, md.timeline.completed_commits().size()));
 }
 
 /// Parses a cadence file (see the header); `source` names it in errors.
@@ -141,7 +142,8 @@ namespace detail {
     }
     const std::string where = fmt::format("{}:{}", source, line_no);
     if (fields.size() > 2) return absl::InvalidArgumentError(fmt::format("{}: expected 1 or 2 fields", where));
-    if (!fields[0].empty() && std::all_of(fields[0].begin(), fields[0].end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
+    if (!fields[0].empty() &&
+        std::all_of(fields[0].begin(), fields[0].end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
       std::int64_t ms[2] = {0, 0};
       for (std::size_t f = 0; f < 2; ++f) {
         auto t = InstantTime::parse(fields[std::min(f, fields.size() - 1)]);

@@ -112,10 +112,14 @@ enum class Canary : std::uint8_t {
   replace_unclamped,
 };
 
-inline constexpr std::array<Canary, 8> kCanaries = {
-    Canary::hours_8584,           Canary::no_pending_guard,       Canary::no_savepoint_guard,
-    Canary::orphans_short_cutoff, Canary::orphans_ignore_markers, Canary::rollback_eager,
-    Canary::orphans_all_actions_start, Canary::replace_unclamped};
+inline constexpr std::array<Canary, 8> kCanaries = {Canary::hours_8584,
+                                                    Canary::no_pending_guard,
+                                                    Canary::no_savepoint_guard,
+                                                    Canary::orphans_short_cutoff,
+                                                    Canary::orphans_ignore_markers,
+                                                    Canary::rollback_eager,
+                                                    Canary::orphans_all_actions_start,
+                                                    Canary::replace_unclamped};
 
 /// Canaries that break the orphan sweep or rollback, not the cleaning
 /// policy: their runs keep the swarm's policy.

@@ -93,9 +93,7 @@ class Rng {
 
   /// A digest of the generator's state ("unseed"): equal digests after two
   /// runs of one seed mean both drew the same number of values.
-  std::uint64_t digest() const noexcept {
-    return s_[0] ^ rotl(s_[1], 13) ^ rotl(s_[2], 29) ^ rotl(s_[3], 47);
-  }
+  std::uint64_t digest() const noexcept { return s_[0] ^ rotl(s_[1], 13) ^ rotl(s_[2], 29) ^ rotl(s_[3], 47); }
 
  private:
   static constexpr std::uint64_t rotl(std::uint64_t x, int k) noexcept { return (x << k) | (x >> (64 - k)); }

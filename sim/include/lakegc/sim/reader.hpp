@@ -93,8 +93,8 @@ class Readers {
       t_.leases.insert(q.snapshot);
       q.leased = true;
     }
-    t_.event(actor, "query {}{} files={} for {}s", q.time_travel ? "time-travel " : "latest ", q.snapshot, q.files.size(),
-             duration_ms / 1000);
+    t_.event(actor, "query {}{} files={} for {}s", q.time_travel ? "time-travel " : "latest ", q.snapshot,
+             q.files.size(), duration_ms / 1000);
     running_.emplace(id, std::move(q));
     return id;
   }

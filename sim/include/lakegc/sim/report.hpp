@@ -71,25 +71,28 @@ inline std::string format_stats(const RunStats& s) {
       "  cleaner: {} run(s), {} executed, {} failed under faults; deleted {} file(s), {} MiB | faults armed {}\n",
       s.clean_runs, s.cleans_executed, s.clean_errors, s.files_deleted, mib(s.bytes_deleted), s.faults_armed);
   if (s.sweeps_begun > 0) {
-    out += fmt::format("  sweeper: {} sweep(s) begun, {} finished, {} refused by the longest-write guard, {} forced "
-                       "(tight cutoff, or the final sweep at quiescence); deleted {} orphan(s), {} MiB; {} snapshot(s) "
-                       "whose oldest instant is not a write\n",
-                       s.sweeps_begun, s.sweeps, s.sweeps_refused, s.sweeps_forced, s.orphans_deleted,
-                       mib(s.orphan_bytes_deleted), s.sweeps_non_write_oldest);
+    out += fmt::format(
+        "  sweeper: {} sweep(s) begun, {} finished, {} refused by the longest-write guard, {} forced "
+        "(tight cutoff, or the final sweep at quiescence); deleted {} orphan(s), {} MiB; {} snapshot(s) "
+        "whose oldest instant is not a write\n",
+        s.sweeps_begun, s.sweeps, s.sweeps_refused, s.sweeps_forced, s.orphans_deleted, mib(s.orphan_bytes_deleted),
+        s.sweeps_non_write_oldest);
   }
   if (s.rollbacks > 0) {
-    out += fmt::format("  rollback: {} write(s) rolled back, {} file(s) deleted by their markers\n",
-                       s.rollbacks, s.rollback_files_deleted);
+    out += fmt::format("  rollback: {} write(s) rolled back, {} file(s) deleted by their markers\n", s.rollbacks,
+                       s.rollback_files_deleted);
   }
   out += fmt::format("  storage: written {} MiB, held on average {} MiB, peak {} MiB, final {} MiB\n",
                      mib(s.bytes_written), mib(s.average_bytes()), mib(s.peak_bytes), mib(s.final_bytes));
-  out += fmt::format("  queries: {} started, {} ok, {} failed at start (time travel past the promise), {} outlived "
-                     "the promise, {} violated\n",
-                     q.started, q.ok, q.failed_at_start, q.failed_during, q.violated);
+  out += fmt::format(
+      "  queries: {} started, {} ok, {} failed at start (time travel past the promise), {} outlived "
+      "the promise, {} violated\n",
+      q.started, q.ok, q.failed_at_start, q.failed_during, q.violated);
   if (s.i6_waived > 0) {
-    out += fmt::format("  I6: {} file(s) left behind by incremental cleans that planned from a truncated listing "
-                       "(waived: only a full scan recovers them)\n",
-                       s.i6_waived);
+    out += fmt::format(
+        "  I6: {} file(s) left behind by incremental cleans that planned from a truncated listing "
+        "(waived: only a full scan recovers them)\n",
+        s.i6_waived);
   }
   return out;
 }
@@ -139,16 +142,17 @@ class SweepSummary {
     for (const auto& [name, r] : rows_) {
       QueryStats q;
       for (const auto& b : r.queries) q += b;
-      out += fmt::format("{:<{}} {:>6} {:>9} {:>9} {:>10} {:>10} {:>8} {:>9} {:>10}\n", name, w, r.seeds,
-                         mib(r.seeds ? r.avg_bytes_sum / r.seeds : 0), mib(r.peak_bytes), mib(r.written),
-                         mib(r.reclaimed), q.started, percent(q.failed_during + q.failed_at_start, q.started),
-                         r.failed_seeds);
+      out +=
+          fmt::format("{:<{}} {:>6} {:>9} {:>9} {:>10} {:>10} {:>8} {:>9} {:>10}\n", name, w, r.seeds,
+                      mib(r.seeds ? r.avg_bytes_sum / r.seeds : 0), mib(r.peak_bytes), mib(r.written), mib(r.reclaimed),
+                      q.started, percent(q.failed_during + q.failed_at_start, q.started), r.failed_seeds);
     }
     out += "held: storage held on average over a run (MiB); expected: queries that failed without a broken promise\n";
-    out += fmt::format("orphan sweeps: {} snapshot(s), {} of them (in {} seed(s)) with a non-write oldest instant; "
-                       "archiver runs held at library gaps a/b/c/d: {}/{}/{}/{}\n",
-                       sweeps_, sweeps_non_write_oldest_, seeds_non_write_oldest_, gap_holds_[0], gap_holds_[1],
-                       gap_holds_[2], gap_holds_[3]);
+    out += fmt::format(
+        "orphan sweeps: {} snapshot(s), {} of them (in {} seed(s)) with a non-write oldest instant; "
+        "archiver runs held at library gaps a/b/c/d: {}/{}/{}/{}\n",
+        sweeps_, sweeps_non_write_oldest_, seeds_non_write_oldest_, gap_holds_[0], gap_holds_[1], gap_holds_[2],
+        gap_holds_[3]);
     out += "queries outliving the promise, by query length (failed / judged):\n";
     for (const auto& [name, r] : rows_) {
       out += fmt::format("  {:<{}}", name, w);
@@ -160,9 +164,10 @@ class SweepSummary {
     }
     for (const auto& [name, r] : rows_) {
       if (r.waived_seeds > 0) {
-        out += fmt::format("  {:<{}} I6 waived in {} seed(s): files missed by incremental cleans that planned from a "
-                           "truncated listing\n",
-                           name, w, r.waived_seeds);
+        out += fmt::format(
+            "  {:<{}} I6 waived in {} seed(s): files missed by incremental cleans that planned from a "
+            "truncated listing\n",
+            name, w, r.waived_seeds);
       }
     }
     bool any = false;

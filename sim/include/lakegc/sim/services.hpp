@@ -72,7 +72,8 @@ class Compactor {
         const FileSlice& latest = view->slices_of(g).front();
         if (latest.base_file == kNoFile || latest.log_count == 0) continue;
         const auto it = t_.groups.find(Table::group_key(p.path, view->file_id(g)));
-        if (it != t_.groups.end() && (it->second.clustering || it->second.compaction || it->second.pending_writes > 0)) {
+        if (it != t_.groups.end() &&
+            (it->second.clustering || it->second.compaction || it->second.pending_writes > 0)) {
           continue;
         }
         candidates.push_back({&p, &g});
@@ -183,7 +184,8 @@ class Clusterer {
       for (const FileGroup& g : view->groups_of(p)) {
         if (g.replaced_by || g.pending_compaction_base) continue;
         const auto it = t_.groups.find(Table::group_key(p.path, view->file_id(g)));
-        if (it != t_.groups.end() && (it->second.clustering || it->second.compaction || it->second.pending_writes > 0)) {
+        if (it != t_.groups.end() &&
+            (it->second.clustering || it->second.compaction || it->second.pending_writes > 0)) {
           continue;
         }
         free.push_back(&g);

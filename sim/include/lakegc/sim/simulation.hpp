@@ -62,7 +62,8 @@ inline std::pair<std::uint64_t, std::uint64_t> split_seed(std::uint64_t seed) {
 }
 
 /// The policy a run tests, and its family for summaries.
-[[nodiscard]] inline StatusOr<std::pair<any_policy, std::string>> policy_for(const RunOptions& o, const SwarmConfig& swarm) {
+[[nodiscard]] inline StatusOr<std::pair<any_policy, std::string>> policy_for(const RunOptions& o,
+                                                                             const SwarmConfig& swarm) {
   if (o.custom_policy) return std::pair{*o.custom_policy, o.custom_policy->label()};
   if (o.canary != Canary::none && !keeps_swarm_policy(o.canary)) {
     return std::pair{make_canary_policy(o.canary, swarm.policy.commits, swarm.policy.hours),

@@ -53,7 +53,8 @@ inline void append_slice_files(const TableView& v, const Partition& p, const Fil
 
 /// The files a snapshot at `at` reads, sorted by path.
 template <Storage S>
-[[nodiscard]] StatusOr<std::vector<SnapshotFile>> resolve_snapshot(S& storage, const TableMetadata& md, const InstantTime& at) {
+[[nodiscard]] StatusOr<std::vector<SnapshotFile>> resolve_snapshot(S& storage, const TableMetadata& md,
+                                                                   const InstantTime& at) {
   const Timeline tl = md.timeline.as_of(at);
   LAKEGC_ASSIGN_OR_RETURN(TableView v, load_view(storage, md, tl));
   std::set<InstantTime> pending_compactions;

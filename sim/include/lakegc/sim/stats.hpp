@@ -46,14 +46,14 @@ struct QueryStats {
 struct RunStats {
   std::uint64_t events = 0;
   std::uint64_t commits = 0;
-  std::uint64_t writes_aborted = 0;   // optimistic-concurrency conflicts
-  std::uint64_t writes_crashed = 0;   // fault: writer died before commit
-  std::uint64_t writes_failed = 0;    // fault: a storage call failed mid-write
+  std::uint64_t writes_aborted = 0;  // optimistic-concurrency conflicts
+  std::uint64_t writes_crashed = 0;  // fault: writer died before commit
+  std::uint64_t writes_failed = 0;   // fault: a storage call failed mid-write
   std::uint64_t files_written = 0;
   std::uint64_t bytes_written = 0;
   std::uint64_t clean_runs = 0;
   std::uint64_t cleans_executed = 0;
-  std::uint64_t clean_errors = 0;     // runs that failed under an injected fault
+  std::uint64_t clean_errors = 0;  // runs that failed under an injected fault
   std::uint64_t files_deleted = 0;
   std::uint64_t bytes_deleted = 0;
   std::uint64_t compactions = 0;
@@ -68,16 +68,16 @@ struct RunStats {
   /// clean or rollback archival left behind): the hazard of issue 11.
   std::uint64_t sweeps_non_write_oldest = 0;
   std::uint64_t faults_armed = 0;
-  std::uint64_t read_retries = 0;     // a read hit an injected storage failure
+  std::uint64_t read_retries = 0;  // a read hit an injected storage failure
   std::uint64_t i6_waived = 0;
-  std::uint64_t sweeps_begun = 0;     // orphan sweeps that took their metadata snapshot
-  std::uint64_t sweeps = 0;           // orphan sweeps that listed, planned and deleted
-  std::uint64_t sweeps_refused = 0;   // refused by the longest-write guard
-  std::uint64_t sweeps_forced = 0;    // forced past the guard: tight cutoff, or the final sweep at quiescence
+  std::uint64_t sweeps_begun = 0;    // orphan sweeps that took their metadata snapshot
+  std::uint64_t sweeps = 0;          // orphan sweeps that listed, planned and deleted
+  std::uint64_t sweeps_refused = 0;  // refused by the longest-write guard
+  std::uint64_t sweeps_forced = 0;   // forced past the guard: tight cutoff, or the final sweep at quiescence
   std::uint64_t orphans_deleted = 0;
   std::uint64_t rollbacks = 0;               // failed writes rolled back (plan_rollback)
   std::uint64_t rollback_files_deleted = 0;  // files their markers named, deleted
-  std::uint64_t orphan_bytes_deleted = 0;        // left behind after a truncated listing (see check_convergence)
+  std::uint64_t orphan_bytes_deleted = 0;    // left behind after a truncated listing (see check_convergence)
   std::array<QueryStats, kQueryBucketNames.size()> queries{};
   /// Queries still running when the run ended (counted ok, never judged).
   std::uint64_t queries_unfinished = 0;

@@ -31,9 +31,9 @@ enum class CleanerMode : std::uint8_t { inline_after_commit, async };
 
 struct PolicyKnobs {
   RuleKind rule = RuleKind::commits;
-  std::uint32_t commits = 10;   // KEEP_LATEST_COMMITS
-  std::uint32_t hours = 4;      // KEEP_LATEST_BY_HOURS
-  std::uint32_t versions = 3;   // KEEP_LATEST_FILE_VERSIONS
+  std::uint32_t commits = 10;  // KEEP_LATEST_COMMITS
+  std::uint32_t hours = 4;     // KEEP_LATEST_BY_HOURS
+  std::uint32_t versions = 3;  // KEEP_LATEST_FILE_VERSIONS
   bool incremental = true;
   bool reader_leases = false;
   /// hoodie.clean.trigger.max.commits: clean every N commits.
@@ -42,11 +42,11 @@ struct PolicyKnobs {
 
 struct FaultKnobs {
   bool on = false;
-  bool writer_crash = false;       // a writer dies before commit; its write is rolled back later
-  bool duplicate_files = false;    // speculative duplicate base files (another write token)
-  bool storage_failures = false;   // memory_storage::fail_next on list/stat/write/remove
-  bool truncated_listings = false; // a silently short (or empty) listing
-  bool cleaner_crash = false;      // the cleaner dies between two executor steps
+  bool writer_crash = false;         // a writer dies before commit; its write is rolled back later
+  bool duplicate_files = false;      // speculative duplicate base files (another write token)
+  bool storage_failures = false;     // memory_storage::fail_next on list/stat/write/remove
+  bool truncated_listings = false;   // a silently short (or empty) listing
+  bool cleaner_crash = false;        // the cleaner dies between two executor steps
   std::int64_t interval_ms = kHour;  // mean time between armed faults
 };
 
@@ -286,58 +286,59 @@ inline std::string format_properties(const config::Properties& p) {
       runtime.rule());
   if (runtime.scope().incremental) label += " incremental";
   if (runtime.guards().reader_leases) label += " leases";
-  if (runtime.scope().trigger_max_commits > 1) label += fmt::format(" every {} commits", runtime.scope().trigger_max_commits);
+  if (runtime.scope().trigger_max_commits > 1)
+    label += fmt::format(" every {} commits", runtime.scope().trigger_max_commits);
   return any_policy(std::move(runtime), std::move(label));
 }
 
 /// The family a policy belongs to in sweep summaries.
 constexpr std::string_view to_string(RuleKind k) noexcept {
-  return k == RuleKind::commits ? "KEEP_LATEST_COMMITS" : k == RuleKind::hours ? "KEEP_LATEST_BY_HOURS"
-                                                                                : "KEEP_LATEST_FILE_VERSIONS";
+  return k == RuleKind::commits ? "KEEP_LATEST_COMMITS"
+         : k == RuleKind::hours ? "KEEP_LATEST_BY_HOURS"
+                                : "KEEP_LATEST_FILE_VERSIONS";
 }
 
 inline std::string describe(const SwarmConfig& s) {
   auto mins = [](std::int64_t ms) { return ms / kMinute; };
   std::string out;
-  out += fmt::format("  table     : {} layout={} partitions={} max_groups={}\n", s.type == TableType::mor ? "MOR" : "COW",
-                     static_cast<int>(s.layout), s.partitions, s.max_groups);
+  out += fmt::format("  table     : {} layout={} partitions={} max_groups={}\n",
+                     s.type == TableType::mor ? "MOR" : "COW", static_cast<int>(s.layout), s.partitions, s.max_groups);
   out += fmt::format("  writers   : {} every ~{}min, in flight up to {}s, fanout {}, inserts {}%{}\n", s.writers,
                      mins(s.write_interval_ms), s.write_duration_ms / 1000, s.update_fanout, s.insert_percent,
                      s.eager_rollback ? ", CANARY eager rollback" : "");
-  out += fmt::format("  readers   : every ~{}min, queries up to {}min{}, time travel {}%\n", mins(s.reader_interval_ms),
-                     mins(s.query_max_ms),
-                     s.query_at_max_percent > 0 ? fmt::format(" ({}% exactly that long)", s.query_at_max_percent)
-                                                : std::string(),
-                     s.time_travel_percent);
+  out += fmt::format(
+      "  readers   : every ~{}min, queries up to {}min{}, time travel {}%\n", mins(s.reader_interval_ms),
+      mins(s.query_max_ms),
+      s.query_at_max_percent > 0 ? fmt::format(" ({}% exactly that long)", s.query_at_max_percent) : std::string(),
+      s.time_travel_percent);
   if (s.cadence) out += fmt::format("  cadence   : replaying {}\n", s.cadence->source);
   out += fmt::format("  services  : compaction={} (every {}min, {}min) clustering={} (every {}min, {}min)\n",
                      s.compaction, mins(s.compaction_interval_ms), mins(s.compaction_duration_ms), s.clustering,
                      mins(s.clustering_interval_ms), mins(s.clustering_duration_ms));
   if (s.indexing) out += fmt::format("              indexing every ~{}min\n", mins(s.indexing_interval_ms));
-  out += fmt::format("              savepoints={} (every {}min, kept {}min, max {}) cleaner={} archiver={} "
-                     "(every {}min, keep {}..{} commits{})\n",
-                     s.savepoints, mins(s.savepoint_interval_ms), mins(s.savepoint_lifetime_ms), s.max_savepoints,
-                     s.cleaner == CleanerMode::inline_after_commit ? std::string("inline")
-                                                                   : fmt::format("async every {}min", mins(s.clean_interval_ms)),
-                     s.archiver, mins(s.archive_interval_ms), s.archive_min_commits, s.archive_max_commits,
-                     s.archive_readable ? "" : ", archive unreadable by lakegc");
+  out += fmt::format(
+      "              savepoints={} (every {}min, kept {}min, max {}) cleaner={} archiver={} "
+      "(every {}min, keep {}..{} commits{})\n",
+      s.savepoints, mins(s.savepoint_interval_ms), mins(s.savepoint_lifetime_ms), s.max_savepoints,
+      s.cleaner == CleanerMode::inline_after_commit ? std::string("inline")
+                                                    : fmt::format("async every {}min", mins(s.clean_interval_ms)),
+      s.archiver, mins(s.archive_interval_ms), s.archive_min_commits, s.archive_max_commits,
+      s.archive_readable ? "" : ", archive unreadable by lakegc");
   out += fmt::format("  sweeper   : {}", s.sweeper.on ? "on" : "off");
   if (s.sweeper.on) {
     out += fmt::format(" (every ~{}min, listing up to {}min, cutoff {}min{}{})", mins(s.sweeper.interval_ms),
                        mins(s.sweeper.listing_ms), mins(s.sweeper.cutoff_ms), s.sweeper.tight ? ", tight" : "",
-                       s.sweeper.flaw == SweepFlaw::short_cutoff     ? ", CANARY short cutoff"
-                       : s.sweeper.flaw == SweepFlaw::ignore_markers ? ", CANARY ignores markers"
-                       : s.sweeper.flaw == SweepFlaw::all_actions_start
-                           ? ", CANARY timeline starts at any action"
-                           : "");
+                       s.sweeper.flaw == SweepFlaw::short_cutoff        ? ", CANARY short cutoff"
+                       : s.sweeper.flaw == SweepFlaw::ignore_markers    ? ", CANARY ignores markers"
+                       : s.sweeper.flaw == SweepFlaw::all_actions_start ? ", CANARY timeline starts at any action"
+                                                                        : "");
   }
   out += fmt::format("\n  faults    : {}", s.faults.on ? "on" : "off");
   if (s.faults.on) {
-    out += fmt::format(" (every ~{}min:{}{}{}{}{})", mins(s.faults.interval_ms),
-                       s.faults.writer_crash ? " writer-crash" : "", s.faults.duplicate_files ? " duplicate-files" : "",
-                       s.faults.storage_failures ? " storage-failures" : "",
-                       s.faults.truncated_listings ? " truncated-listings" : "",
-                       s.faults.cleaner_crash ? " cleaner-crash" : "");
+    out += fmt::format(
+        " (every ~{}min:{}{}{}{}{})", mins(s.faults.interval_ms), s.faults.writer_crash ? " writer-crash" : "",
+        s.faults.duplicate_files ? " duplicate-files" : "", s.faults.storage_failures ? " storage-failures" : "",
+        s.faults.truncated_listings ? " truncated-listings" : "", s.faults.cleaner_crash ? " cleaner-crash" : "");
   }
   out += fmt::format("\n  duration  : {}min simulated\n", mins(s.duration_ms));
   return out;

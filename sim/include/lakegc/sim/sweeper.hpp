@@ -140,8 +140,8 @@ class Sweeper {
     auto outcome = delete_orphans(t_.storage, plan);
     const FileMap after = t_.data_files();
     std::uint64_t removed_bytes = 0;
-    const FileMap removed =
-        record_removed(t_, before, after, Deletion{InstantTime(), kNoPromise, t_.elapsed(), Deleter::sweep}, &removed_bytes);
+    const FileMap removed = record_removed(
+        t_, before, after, Deletion{InstantTime(), kNoPromise, t_.elapsed(), Deleter::sweep}, &removed_bytes);
     ++t_.stats.sweeps;
     t_.stats.orphans_deleted += removed.size();
     t_.stats.orphan_bytes_deleted += removed_bytes;

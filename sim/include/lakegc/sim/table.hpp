@@ -144,9 +144,7 @@ class Table {
     log.write_token = write_token();
     return format_file_name(log);
   }
-  static std::string group_key(std::string_view partition, std::string_view fid) {
-    return join_path(partition, fid);
-  }
+  static std::string group_key(std::string_view partition, std::string_view fid) { return join_path(partition, fid); }
 
   // --- storage and journal ----------------------------------------------------
 
@@ -217,8 +215,7 @@ class Table {
 
   /// A library call failed where no fault explains it.
   void unexpected(std::string actor, std::string_view what, const Status& st) {
-    violation(Invariant::unexpected_error, std::move(actor), {}, {},
-              fmt::format("{}: {}", what, message_of(st)));
+    violation(Invariant::unexpected_error, std::move(actor), {}, {}, fmt::format("{}: {}", what, message_of(st)));
   }
 
   /// Leased snapshots, sorted and unique (CleanContext::leases).

@@ -49,8 +49,8 @@ struct Violation {
   Invariant invariant = Invariant::unexpected_error;
   std::int64_t time_ms = 0;  // virtual time, relative to the start of the run
   std::string actor;
-  std::string file;          // path relative to the table root, if any
-  InstantTime instant;       // the snapshot or instant involved, if any
+  std::string file;     // path relative to the table root, if any
+  InstantTime instant;  // the snapshot or instant involved, if any
   std::string detail;
 
   std::string describe() const {

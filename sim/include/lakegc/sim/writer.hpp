@@ -118,7 +118,8 @@ class Writers {
         std::uint64_t version = 1;
         for (auto f : view->logs_of(latest)) {
           auto parsed = parse_log_file_name(view->file_name(f));
-          if (parsed.ok() && parsed->instant == latest.base_instant) version = std::max(version, parsed->version_number() + 1);
+          if (parsed.ok() && parsed->instant == latest.base_instant)
+            version = std::max(version, parsed->version_number() + 1);
         }
         file = t_.log_name(fid, latest.base_instant, version);
         size = log_size();
@@ -227,8 +228,8 @@ class Writers {
       });
       if (overlap) {
         ++t_.stats.writes_aborted;
-        t_.event(actor, "conflict: {} overlaps {} (committed after it began); abandoned, {} orphan file(s)",
-                 wr.instant, it->instant, wr.paths.size());
+        t_.event(actor, "conflict: {} overlaps {} (committed after it began); abandoned, {} orphan file(s)", wr.instant,
+                 it->instant, wr.paths.size());
         abandon(wr.instant, wr.paths);
         return false;
       }
@@ -303,11 +304,11 @@ class Writers {
     const FileMap after = t_.data_files();
     t_.oracle.bump();
     std::uint64_t removed_bytes = 0;
-    const FileMap removed =
-        record_removed(t_, before, after, Deletion{InstantTime(), kNoPromise, t_.elapsed(), Deleter::rollback}, &removed_bytes);
+    const FileMap removed = record_removed(
+        t_, before, after, Deletion{InstantTime(), kNoPromise, t_.elapsed(), Deleter::rollback}, &removed_bytes);
     for (const RollbackAction& a : plan.rollbacks) {
-      t_.event("rollback", "{}: rolling back {} ({} file(s) by markers, {} kept)", a.reason, a.instant,
-               a.files.size(), a.kept_files.size());
+      t_.event("rollback", "{}: rolling back {} ({} file(s) by markers, {} kept)", a.reason, a.instant, a.files.size(),
+               a.kept_files.size());
       std::erase_if(crashed_, [&](const Crashed& c) { return c.instant == a.instant; });
     }
     t_.stats.rollbacks += plan.rollbacks.size();
@@ -315,9 +316,9 @@ class Writers {
     if (!outcome.ok()) {
       t_.unexpected("rollback", "execute_rollback", outcome.status());
     } else if (outcome->files_deleted != removed.size()) {
-      t_.violation(Invariant::I7_accounting, "rollback", {}, {},
-                   fmt::format("rollback reported {} file(s) deleted, storage lost {}", outcome->files_deleted,
-                               removed.size()));
+      t_.violation(
+          Invariant::I7_accounting, "rollback", {}, {},
+          fmt::format("rollback reported {} file(s) deleted, storage lost {}", outcome->files_deleted, removed.size()));
     }
     check_orphan_cutoff(t_, removed, "rollback");
     for (const auto& [path, size] : removed) t_.oracle.orphan_deleted(path);

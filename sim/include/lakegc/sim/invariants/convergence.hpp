@@ -69,9 +69,9 @@ inline void check_convergence(Table& t, const CleanDecision& d) {
   for (const std::string& path : kept.required) {
     if (excluded(path) || present.contains(path)) continue;
     const Deletion* del = t.oracle.deletion(path);
-    t.violation(Invariant::I6_convergence, "cleaner", path, d.retention.ectr.value_or(InstantTime()),
-                fmt::format("deleted although the policy keeps it{}",
-                            del ? fmt::format(" ({})", del->by()) : std::string()));
+    t.violation(
+        Invariant::I6_convergence, "cleaner", path, d.retention.ectr.value_or(InstantTime()),
+        fmt::format("deleted although the policy keeps it{}", del ? fmt::format(" ({})", del->by()) : std::string()));
     return;
   }
 }

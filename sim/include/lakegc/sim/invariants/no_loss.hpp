@@ -39,8 +39,9 @@ inline bool latest_readable(Table& t, const TableMetadata& md, const FileMap& pr
   const std::string f = first_missing(t, md, latest, present, error, among);
   if (f.empty()) return true;
   const Deletion* d = t.oracle.deletion(f);
-  t.violation(Invariant::I4_no_loss, std::string(actor), f, latest,
-              fmt::format("the latest snapshot lost a file{}", d ? fmt::format(" (deleted by {})", d->by()) : std::string()));
+  t.violation(
+      Invariant::I4_no_loss, std::string(actor), f, latest,
+      fmt::format("the latest snapshot lost a file{}", d ? fmt::format(" (deleted by {})", d->by()) : std::string()));
   return false;
 }
 

@@ -81,9 +81,9 @@ inline bool check_clean_promises(Table& t, const TableMetadata& md, const FileMa
     // against their own promises.
     if (auto broken = detail::first_damaged(t, md, present, removed, check, &error)) {
       const auto& [s, f] = *broken;
-      t.violation(Invariant::I2_retention, "cleaner", f, s,
-                  fmt::format("clean {} deleted a file of snapshot {}, which it promised ({})", clean, s,
-                              p.describe()));
+      t.violation(
+          Invariant::I2_retention, "cleaner", f, s,
+          fmt::format("clean {} deleted a file of snapshot {}, which it promised ({})", clean, s, p.describe()));
       return false;
     }
     if (error) return false;
@@ -93,12 +93,12 @@ inline bool check_clean_promises(Table& t, const TableMetadata& md, const FileMa
 
 /// I2 after the orphan sweep removed files: no snapshot of `promise` (the
 /// cleaner's, standing now) lost one of them.
-inline bool check_promise_after_sweep(Table& t, const TableMetadata& md, const FileMap& present,
-                                      const FileMap& removed, const Promise& promise) {
+inline bool check_promise_after_sweep(Table& t, const TableMetadata& md, const FileMap& present, const FileMap& removed,
+                                      const Promise& promise) {
   const std::vector<InstantTime> promised = promised_snapshots(promise, md.timeline);
   bool error = false;
-  if (auto broken =
-          detail::first_damaged(t, md, present, removed, detail::snapshots_touching(t, md, removed, promised), &error)) {
+  if (auto broken = detail::first_damaged(t, md, present, removed, detail::snapshots_touching(t, md, removed, promised),
+                                          &error)) {
     const auto& [s, f] = *broken;
     t.violation(Invariant::I2_retention, "sweeper", f, s,
                 fmt::format("the orphan sweep deleted a file of promised snapshot {} ({})", s, promise.describe()));

@@ -28,9 +28,9 @@ inline bool check_savepoints_present(Table& t, const FileMap& present, std::stri
     for (const std::string& f : paths) {
       if (present.contains(f)) continue;
       const Deletion* d = t.oracle.deletion(f);
-      t.violation(Invariant::I5_savepoints, std::string(actor), f, sp,
-                  fmt::format("a file of savepoint {} was deleted{}", sp,
-                              d ? fmt::format(" by {}", d->by()) : std::string()));
+      t.violation(
+          Invariant::I5_savepoints, std::string(actor), f, sp,
+          fmt::format("a file of savepoint {} was deleted{}", sp, d ? fmt::format(" by {}", d->by()) : std::string()));
       return false;
     }
   }

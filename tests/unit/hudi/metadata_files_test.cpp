@@ -16,7 +16,7 @@
 #include "lakegc/storage/memory_storage.hpp"
 #include "test_util.hpp"
 
-namespace lakegc::tests::metadata_files {
+namespace lakegc::tests::metadata_files_test {
 
 using namespace lakegc::hudi;
 using namespace lakegc::hudi::metadata_table;
@@ -126,8 +126,8 @@ TEST_CASE("a log scan keeps valid blocks in order and skips failed, rolled-back 
   REQUIRE(storage.write_if_absent("files/.f_1.log.2_0-0-0", log2).ok());
 
   const std::vector<std::string> logs = {"files/.f_1.log.1_0-0-0", "files/.f_1.log.2_0-0-0"};
-  const auto scan = scan_logs(storage, std::span<const std::string>(logs),
-                              [](std::string_view instant) { return instant != "200"; });
+  const auto scan =
+      scan_logs(storage, std::span<const std::string>(logs), [](std::string_view instant) { return instant != "200"; });
   HUDI_REQUIRE_OK(scan);
   CHECK(scan->blocks_read == 6);
   CHECK(scan->corrupt_blocks == 1);
@@ -142,4 +142,4 @@ TEST_CASE("a log scan keeps valid blocks in order and skips failed, rolled-back 
   CHECK_FALSE(scan->records[1].record.has_value());
 }
 
-}  // namespace lakegc::tests::metadata_files
+}  // namespace lakegc::tests::metadata_files_test

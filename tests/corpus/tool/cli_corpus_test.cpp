@@ -9,7 +9,7 @@
 
 #include "tool_corpus.hpp"
 
-namespace lakegc::tests::cli_corpus {
+namespace lakegc::tests::cli_corpus_test {
 
 using namespace lakegc::testing;
 
@@ -151,4 +151,4 @@ TEST_CASE("a path that is not a table: missing, a file, a folder without .hoodie
   }
 }
 
-}  // namespace lakegc::tests::cli_corpus
+}  // namespace lakegc::tests::cli_corpus_test

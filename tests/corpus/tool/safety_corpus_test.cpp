@@ -14,7 +14,7 @@
 
 #include "tool_corpus.hpp"
 
-namespace lakegc::tests::safety_corpus {
+namespace lakegc::tests::safety_corpus_test {
 
 using namespace lakegc::testing;
 namespace fs = std::filesystem;
@@ -69,7 +69,8 @@ TEST_CASE("issue 11, layout 1: an archived commit's file survives a rollback ins
   const fs::path root = fresh_copy("sample_table/cow/v6_simplekeygen_nonhivestyle", tmp.path() / "t");
   const fs::path donor = fresh_copy("sample_table/mor/parquet/v6_nonpartitioned_rollback", tmp.path() / "d");
   // Archive the first commit: its three timeline files go.
-  for (const char* f : {"20240418172802262.commit", "20240418172802262.commit.requested", "20240418172802262.inflight"}) {
+  for (const char* f :
+       {"20240418172802262.commit", "20240418172802262.commit.requested", "20240418172802262.inflight"}) {
     REQUIRE(fs::remove(root / ".hoodie" / f));
   }
   // An old completed rollback, renamed to an instant before every commit.
@@ -102,4 +103,4 @@ TEST_CASE("issue 11, layout 2: an archived commit's file survives a restore and 
                            "4e781779-6989-4a4e-aa3e-683eff88629f-0_0-13-24_20250713010139392.parquet");
 }
 
-}  // namespace lakegc::tests::safety_corpus
+}  // namespace lakegc::tests::safety_corpus_test

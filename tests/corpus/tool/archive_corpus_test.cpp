@@ -21,7 +21,7 @@
 
 #include "tool_corpus.hpp"
 
-namespace lakegc::tests::archive_corpus {
+namespace lakegc::tests::archive_corpus_test {
 
 using namespace lakegc::testing;
 namespace fs = std::filesystem;
@@ -228,9 +228,9 @@ TEST_CASE("plan archive: keep.min 1 / max 2 with a cleaner retaining 1, against 
     CAPTURE(table);
     const fs::path root = unzipped(table);
     const auto want = expected_archived(root, is_mor(root));
-    const ToolArchive got = run_plan_archive(root, {"--conf", "hoodie.keep.min.commits=1", "--conf",
-                                                    "hoodie.keep.max.commits=2", "--conf",
-                                                    "hoodie.clean.commits.retained=1"});
+    const ToolArchive got =
+        run_plan_archive(root, {"--conf", "hoodie.keep.min.commits=1", "--conf", "hoodie.keep.max.commits=2", "--conf",
+                                "hoodie.clean.commits.retained=1"});
     // The cleaner's earliest commit to retain is the newest commit once there are two:
     // keep.min rises to 0 + 2.
     const bool layout2 = fs::is_directory(root / ".hoodie" / "timeline");
@@ -271,9 +271,10 @@ TEST_CASE("plan archive: bad settings are errors naming the key, exit code 2") {
   }
   const tool_result missing = run_tool({"plan", "archive", (root / "nope").string()});
   CHECK(missing.code == 2);
-  const tool_result props = run_tool({"plan", "archive", root.string(), "--props", (root / "missing.properties").string()});
+  const tool_result props =
+      run_tool({"plan", "archive", root.string(), "--props", (root / "missing.properties").string()});
   CHECK(props.code == 2);
   CHECK(props.err.find("missing.properties") != std::string::npos);
 }
 
-}  // namespace lakegc::tests::archive_corpus
+}  // namespace lakegc::tests::archive_corpus_test

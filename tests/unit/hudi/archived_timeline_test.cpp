@@ -16,7 +16,7 @@
 #include "lakegc/storage/memory_storage.hpp"
 #include "test_util.hpp"
 
-namespace lakegc::tests::archived_timeline {
+namespace lakegc::tests::archived_timeline_test {
 
 using namespace lakegc::hudi;
 using namespace lakegc::hudi::testing;
@@ -85,9 +85,10 @@ TEST_CASE("archived instants and commit metadata, oldest archive file first") {
   const std::string second = archive_file({entry("20240101020000000", "clean", "COMPLETED")});
   // A crashed archiver leaves a partial block behind: skipped and counted.
   const std::string first =
-      archive_file({entry("20240101000000000", "commit", "REQUESTED"), entry("20240101000000000", "commit", "INFLIGHT"),
-                    with_commit(entry("20240101000000000", "commit", "COMPLETED", "20240101000005000"), "a.parquet", 42),
-                    with_commit(entry("20240101010000000", "deltacommit", ""), "b.parquet", 7)}) +
+      archive_file(
+          {entry("20240101000000000", "commit", "REQUESTED"), entry("20240101000000000", "commit", "INFLIGHT"),
+           with_commit(entry("20240101000000000", "commit", "COMPLETED", "20240101000005000"), "a.parquet", 42),
+           with_commit(entry("20240101010000000", "deltacommit", ""), "b.parquet", 7)}) +
       second.substr(0, 50);
   REQUIRE(storage.write_if_absent(".hoodie/archived/.commits_.archive.2_1-0-1", second).ok());
   REQUIRE(storage.write_if_absent(".hoodie/archived/.commits_.archive.1_1-0-1", first).ok());
@@ -125,8 +126,9 @@ TEST_CASE("no archive folder is an empty archived timeline; a bad entry is an er
   HUDI_REQUIRE_OK(none);
   CHECK(none->instants.empty());
 
-  REQUIRE(storage.write_if_absent(".hoodie/archived/.commits_.archive.1_1-0-1",
-                                  archive_file({entry("20240101000000000", "commit", "DONE")}))
+  REQUIRE(storage
+              .write_if_absent(".hoodie/archived/.commits_.archive.1_1-0-1",
+                               archive_file({entry("20240101000000000", "commit", "DONE")}))
               .ok());
   CHECK(to_string(read_archived_timeline(storage, props).status()) ==
         ".hoodie/archived/.commits_.archive.1_1-0-1: AVRO_DATA_BLOCK at byte 0, record 0: actionState 'DONE' is "
@@ -136,4 +138,4 @@ TEST_CASE("no archive folder is an empty archived timeline; a bad entry is an er
   CHECK(read_archived_timeline(storage, props).status().code() == absl::StatusCode::kInvalidArgument);
 }
 
-}  // namespace lakegc::tests::archived_timeline
+}  // namespace lakegc::tests::archived_timeline_test

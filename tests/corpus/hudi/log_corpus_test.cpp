@@ -21,7 +21,7 @@
 #include "lakegc/hudi/log/read_blocks.hpp"
 #include "lakegc/hudi/log/write_block.hpp"
 
-namespace lakegc::tests::log_corpus {
+namespace lakegc::tests::log_corpus_test {
 
 namespace fs = std::filesystem;
 using namespace lakegc::hudi;
@@ -233,4 +233,4 @@ TEST_CASE("truncated and bit-flipped copies of a real HFile are errors, never a 
   }
 }
 
-}  // namespace lakegc::tests::log_corpus
+}  // namespace lakegc::tests::log_corpus_test

@@ -17,7 +17,7 @@
 #include "lakegc/hudi/avro_reader.hpp"
 #include "lakegc/hudi/metadata_codec.hpp"
 
-namespace lakegc::tests::timeline_corpus {
+namespace lakegc::tests::timeline_corpus_test {
 
 namespace fs = std::filesystem;
 using namespace lakegc::hudi;
@@ -72,22 +72,16 @@ bool is_instant_file(std::string_view name) {
 
 absl::Status decode(decoder d, std::string_view bytes, std::string_view name) {
   switch (d) {
-    case decoder::commit:
-      return decode_commit_metadata(bytes, name).status();
+    case decoder::commit: return decode_commit_metadata(bytes, name).status();
     case decoder::compaction:
       // v8/v9 leave .compaction.inflight empty; the plan is in .requested.
       if (bytes.empty() && ends_with(name, ".inflight")) return absl::OkStatus();
       return decode_compaction_plan(bytes, name).status();
-    case decoder::clustering:
-      return decode_clustering_plan(bytes, name).status();
-    case decoder::rollback:
-      return decode_rollback_metadata(bytes, name).status();
-    case decoder::cleaner_plan:
-      return decode_cleaner_plan(bytes, name).status();
-    case decoder::clean:
-      return decode_clean_metadata(bytes, name).status();
-    case decoder::savepoint:
-      return decode_savepoint_metadata(bytes, name).status();
+    case decoder::clustering: return decode_clustering_plan(bytes, name).status();
+    case decoder::rollback: return decode_rollback_metadata(bytes, name).status();
+    case decoder::cleaner_plan: return decode_cleaner_plan(bytes, name).status();
+    case decoder::clean: return decode_clean_metadata(bytes, name).status();
+    case decoder::savepoint: return decode_savepoint_metadata(bytes, name).status();
     case decoder::generic:
       if (bytes.empty()) return absl::OkStatus();
       return avro::read_first_record(bytes, name).status();
@@ -338,4 +332,4 @@ TEST_CASE("v6 JSON commit 20240418172804498 matches what the file says, read by 
   CHECK(saw_update);
 }
 
-}  // namespace lakegc::tests::timeline_corpus
+}  // namespace lakegc::tests::timeline_corpus_test

@@ -16,7 +16,7 @@
 #include "lakegc/storage/posix_storage.hpp"
 #include "tool_corpus.hpp"
 
-namespace lakegc::tests::clean_corpus {
+namespace lakegc::tests::clean_corpus_test {
 
 using namespace lakegc::testing;
 namespace fs = std::filesystem;
@@ -24,7 +24,8 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::string kTable = "sample_table/cow/v9_txns_simple_nometa";  // layout 2, no metadata table
-const std::string kLock = "hoodie.write.lock.provider=org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider";
+const std::string kLock =
+    "hoodie.write.lock.provider=org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider";
 const std::string kNow = "20260308000000000";  // planning time: fixes the clean's instant across runs
 
 std::vector<std::string> clean_args(const fs::path& root, std::vector<std::string> extra = {}) {
@@ -46,12 +47,15 @@ TEST_CASE("lakegc clean --execute refuses, deleting nothing, where it cannot act
   CHECK(r.err.find("no table lock is configured") != std::string::npos);
   CHECK(files_under(root) == before);
   // A provider lakegc cannot take.
-  r = run_tool(clean_args(root, {"--conf", "hoodie.write.lock.provider=org.apache.hudi.client.transaction.lock.ZookeeperBasedLockProvider"}));
+  r = run_tool(clean_args(
+      root,
+      {"--conf", "hoodie.write.lock.provider=org.apache.hudi.client.transaction.lock.ZookeeperBasedLockProvider"}));
   CHECK(r.code == 1);
   CHECK(r.err.find("ZookeeperBasedLockProvider is a lock lakegc cannot take") != std::string::npos);
   CHECK(files_under(root) == before);
   // A lock another writer holds.
-  spit(root / ".hoodie" / "lock", "{\"lockCreateTime\" : \"2026-03-08 00:00:00.000\", \"lockThreadName\" : \"spark-writer\"}");
+  spit(root / ".hoodie" / "lock",
+       "{\"lockCreateTime\" : \"2026-03-08 00:00:00.000\", \"lockThreadName\" : \"spark-writer\"}");
   r = run_tool(clean_args(root, {"--conf", kLock, "--conf", "hoodie.write.lock.num_retries=1", "--conf",
                                  "hoodie.write.lock.wait_time_ms_between_retry=10"}));
   CHECK(r.code == 1);
@@ -63,8 +67,8 @@ TEST_CASE("lakegc clean --execute refuses, deleting nothing, where it cannot act
   // lakegc does not (column_stats): refused, naming it.
   const fs::path mdt = fresh_copy("quickstart_trips_table/mor/avro/v8_trips_8i3u1d", tmp.path() / "b");
   const auto mdt_before = files_under(mdt);
-  r = run_tool({"clean", mdt.string(), "--execute", "--no-concurrent-writers", "--conf",
-                "hoodie.clean.commits.retained=1"});
+  r = run_tool(
+      {"clean", mdt.string(), "--execute", "--no-concurrent-writers", "--conf", "hoodie.clean.commits.retained=1"});
   CHECK(r.code == 1);
   CHECK(r.err.find("metadata-table partition 'column_stats'") != std::string::npos);
   CHECK(files_under(mdt) == mdt_before);
@@ -73,8 +77,8 @@ TEST_CASE("lakegc clean --execute refuses, deleting nothing, where it cannot act
 TEST_CASE("lakegc clean --execute under Hudi's file-system lock deletes exactly the plan and writes the clean") {
   temp_dir tmp;
   const fs::path root = fresh_copy(kTable, tmp.path() / "t");
-  const tool_result dry = run_tool({"clean", root.string(), "--json", "--conf", "hoodie.clean.commits.retained=2",
-                                    "--now", kNow});
+  const tool_result dry =
+      run_tool({"clean", root.string(), "--json", "--conf", "hoodie.clean.commits.retained=2", "--now", kNow});
   REQUIRE_MESSAGE(dry.code == 0, dry.err);
   json_doc plan(dry.out);
   std::set<std::string> planned;
@@ -144,7 +148,8 @@ TEST_CASE("an expired file-system lock is deleted and taken, as Hudi does") {
   const fs::path root = fresh_copy(kTable, tmp.path() / "t");
   spit(root / ".hoodie" / "lock", "{}");
   fs::last_write_time(root / ".hoodie" / "lock", fs::file_time_type::clock::now() - std::chrono::minutes(10));
-  const tool_result r = run_tool(clean_args(root, {"--conf", kLock, "--conf", "hoodie.write.lock.filesystem.expire=5"}));
+  const tool_result r =
+      run_tool(clean_args(root, {"--conf", kLock, "--conf", "hoodie.write.lock.filesystem.expire=5"}));
   CHECK_MESSAGE(r.code == 0, r.err);
   CHECK_FALSE(fs::exists(root / ".hoodie" / "lock"));
 }
@@ -231,8 +236,15 @@ std::set<std::string> mdt_files_without_completion_times(const fs::path& root) {
 }
 
 std::vector<std::string> mdt_clean_args(const fs::path& root) {
-  return {"clean", root.string(), "--execute", "--json", "--no-concurrent-writers", "--now", kNow,
-          "--conf", "hoodie.clean.commits.retained=1"};
+  return {"clean",
+          root.string(),
+          "--execute",
+          "--json",
+          "--no-concurrent-writers",
+          "--now",
+          kNow,
+          "--conf",
+          "hoodie.clean.commits.retained=1"};
 }
 
 }  // namespace
@@ -274,7 +286,8 @@ TEST_CASE("with a metadata table, a crash after any single change is finished by
   for (std::uint64_t n = 1; n < 200; ++n) {
     CAPTURE(n);
     const fs::path root = files_only_copy(tmp.path() / ("c" + std::to_string(n)));
-    const tool_result crashed = run_tool_env({"LAKEGC_CRASH_AFTER_MUTATIONS=" + std::to_string(n)}, mdt_clean_args(root));
+    const tool_result crashed =
+        run_tool_env({"LAKEGC_CRASH_AFTER_MUTATIONS=" + std::to_string(n)}, mdt_clean_args(root));
     if (crashed.code == 0) break;
     REQUIRE_MESSAGE(crashed.code == 86, crashed.err);
     ++crashes;
@@ -286,4 +299,4 @@ TEST_CASE("with a metadata table, a crash after any single change is finished by
   CHECK(crashes >= 7);  // requested, inflight, the deletes, four metadata-table changes, completed
 }
 
-}  // namespace lakegc::tests::clean_corpus
+}  // namespace lakegc::tests::clean_corpus_test

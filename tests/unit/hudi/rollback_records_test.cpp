@@ -9,7 +9,7 @@
 
 #include <string>
 
-namespace lakegc::tests::rollback_records {
+namespace lakegc::tests::rollback_records_test {
 
 using namespace lakegc::hudi;
 
@@ -90,4 +90,4 @@ TEST_CASE("the wrong record, or a damaged file, is an error naming the file") {
   CHECK_FALSE(encode_rollback_metadata(too_many).ok());
 }
 
-}  // namespace lakegc::tests::rollback_records
+}  // namespace lakegc::tests::rollback_records_test

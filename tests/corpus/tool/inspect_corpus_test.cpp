@@ -14,7 +14,7 @@
 #include "cli/inspect.hpp"
 #include "tool_corpus.hpp"
 
-namespace lakegc::tests::inspect_corpus {
+namespace lakegc::tests::inspect_corpus_test {
 
 using namespace lakegc;
 using namespace lakegc::testing;
@@ -353,4 +353,4 @@ TEST_CASE("inspect reads the partitions' commitTime and the metadata table's par
   CHECK(indexing);
 }
 
-}  // namespace lakegc::tests::inspect_corpus
+}  // namespace lakegc::tests::inspect_corpus_test

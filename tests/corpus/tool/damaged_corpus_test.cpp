@@ -13,7 +13,7 @@
 #include "lakegc/hudi/timeline_file_name.hpp"
 #include "tool_corpus.hpp"
 
-namespace lakegc::tests::damaged_corpus {
+namespace lakegc::tests::damaged_corpus_test {
 
 namespace fs = std::filesystem;
 using namespace lakegc::testing;
@@ -142,4 +142,4 @@ TEST_CASE("a data file renamed to a name outside Hudi's grammar is skipped, not 
   }
 }
 
-}  // namespace lakegc::tests::damaged_corpus
+}  // namespace lakegc::tests::damaged_corpus_test

@@ -15,7 +15,7 @@
 #include "lakegc/hudi/metadata_codec.hpp"
 #include "tool_corpus.hpp"
 
-namespace lakegc::tests::ttl_corpus {
+namespace lakegc::tests::ttl_corpus_test {
 
 using namespace lakegc::testing;
 namespace fs = std::filesystem;
@@ -45,7 +45,8 @@ struct TableFacts {
 
 TableFacts facts_of(const fs::path& root) {
   TableFacts f;
-  const fs::path timeline = fs::is_directory(root / ".hoodie" / "timeline") ? root / ".hoodie" / "timeline" : root / ".hoodie";
+  const fs::path timeline =
+      fs::is_directory(root / ".hoodie" / "timeline") ? root / ".hoodie" / "timeline" : root / ".hoodie";
   for (const auto& e : fs::directory_iterator(timeline)) {
     if (!e.is_regular_file()) continue;
     const std::string name = e.path().filename().string();
@@ -179,7 +180,8 @@ const std::string kDays30 = "--conf=hoodie.partition.ttl.strategy.days.retain=30
 
 }  // namespace
 
-TEST_CASE("plan ttl KEEP_BY_TIME: far in the future every partition with a latest slice expires, by its newest base instant") {
+TEST_CASE(
+    "plan ttl KEEP_BY_TIME: far in the future every partition with a latest slice expires, by its newest base instant") {
   for (const auto& table : kPartitionedTables) {
     CAPTURE(table);
     const fs::path root = unzipped(table);
@@ -222,9 +224,10 @@ TEST_CASE("plan ttl caps a run at max.delete.partitions; the rest waits") {
     CAPTURE(table);
     const fs::path root = unzipped(table);
     const auto expected = last_commit_times(facts_of(root), std::string(kFarFuture));
-    const auto with_slices = std::count_if(expected.begin(), expected.end(), [](const auto& e) { return e.second.has_value(); });
-    const ToolPlan p = run_plan_ttl(
-        root, {kDays30, "--conf=hoodie.partition.ttl.strategy.max.delete.partitions=1", "--now", std::string(kFarFuture)});
+    const auto with_slices =
+        std::count_if(expected.begin(), expected.end(), [](const auto& e) { return e.second.has_value(); });
+    const ToolPlan p = run_plan_ttl(root, {kDays30, "--conf=hoodie.partition.ttl.strategy.max.delete.partitions=1",
+                                           "--now", std::string(kFarFuture)});
     REQUIRE(p.expired.size() == 1);
     CHECK(p.expired_total == static_cast<std::uint64_t>(with_slices));
     // The one taken is the first expired one in the order the plan lists.
@@ -243,9 +246,9 @@ TEST_CASE("plan ttl KEEP_BY_CREATION_TIME ages by each .hoodie_partition_metadat
     CAPTURE(table);
     const fs::path root = unzipped(table);
     const TableFacts facts = facts_of(root);
-    const ToolPlan p = run_plan_ttl(
-        root, {kDays30, "--conf=hoodie.partition.ttl.management.strategy.type=KEEP_BY_CREATION_TIME", "--now",
-               std::string(kFarFuture)});
+    const ToolPlan p =
+        run_plan_ttl(root, {kDays30, "--conf=hoodie.partition.ttl.management.strategy.type=KEEP_BY_CREATION_TIME",
+                            "--now", std::string(kFarFuture)});
     REQUIRE(p.partitions.size() == facts.commit_time.size());
     for (const auto& [partition, commit_time] : facts.commit_time) {
       CAPTURE(partition);
@@ -256,7 +259,8 @@ TEST_CASE("plan ttl KEEP_BY_CREATION_TIME ages by each .hoodie_partition_metadat
     std::string earliest = facts.commit_time.begin()->second;
     for (const auto& [_, t] : facts.commit_time) earliest = std::min(earliest, t);
     const ToolPlan young = run_plan_ttl(
-        root, {kDays30, "--conf=hoodie.partition.ttl.management.strategy.type=KEEP_BY_CREATION_TIME", "--now", earliest});
+        root,
+        {kDays30, "--conf=hoodie.partition.ttl.management.strategy.type=KEEP_BY_CREATION_TIME", "--now", earliest});
     CHECK(young.expired.empty());
   }
 }
@@ -277,4 +281,4 @@ TEST_CASE("plan ttl refuses an unknown TTL key, naming it, with exit code 2") {
   CHECK(r.err.find("hoodie.partition.ttl.strategy.dayz") != std::string::npos);
 }
 
-}  // namespace lakegc::tests::ttl_corpus
+}  // namespace lakegc::tests::ttl_corpus_test

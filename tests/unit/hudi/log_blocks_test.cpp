@@ -16,7 +16,7 @@
 #include "lakegc/hudi/log/write_block.hpp"
 #include "test_util.hpp"
 
-namespace lakegc::tests::log_blocks {
+namespace lakegc::tests::log_blocks_test {
 
 using namespace lakegc::hudi;
 using namespace lakegc::hudi::testing;
@@ -24,10 +24,9 @@ using avro::datum;
 
 namespace {
 
-constexpr std::string_view kRowSchema =
-    R"({"type":"record","name":"trip","namespace":"hoodie.t","fields":[)"
-    R"({"name":"_hoodie_record_key","type":["null","string"],"default":null},)"
-    R"({"name":"fare","type":"double"},{"name":"city","type":"string"}]})";
+constexpr std::string_view kRowSchema = R"({"type":"record","name":"trip","namespace":"hoodie.t","fields":[)"
+                                        R"({"name":"_hoodie_record_key","type":["null","string"],"default":null},)"
+                                        R"({"name":"fare","type":"double"},{"name":"city","type":"string"}]})";
 
 datum row(std::string key, double fare, std::string city) {
   datum r = datum::make_record("hoodie.t.trip");
@@ -62,8 +61,7 @@ TEST_CASE("a rollback block is framed as HoodieLogFormatWriter frames it") {
   const std::string header = be32(3) + be32(0) + be32(17) + "20250126040936578" + be32(1) + be32(17) +
                              "20250126040826878" + be32(3) + be32(1) + "0";
   const std::int64_t size = 4 + 4 + static_cast<std::int64_t>(header.size()) + 8 + 0 + 4 + 8;
-  const std::string expected =
-      "#HUDI#" + be64(size) + be32(1) + be32(0) + header + be64(0) + be32(0) + be64(size + 6);
+  const std::string expected = "#HUDI#" + be64(size) + be32(1) + be32(0) + header + be64(0) + be32(0) + be64(size + 6);
   CHECK(bytes == expected);
   // The real rollback block of the corpus table v6_nonpartitioned_rollback
   // is 105 bytes for the same headers (in another order).
@@ -171,4 +169,4 @@ TEST_CASE("a data block without SCHEMA, or with records past its content, is an 
   CHECK(log::decode_avro_records(extra, "f").status().code() == absl::StatusCode::kDataLoss);
 }
 
-}  // namespace lakegc::tests::log_blocks
+}  // namespace lakegc::tests::log_blocks_test

@@ -12,7 +12,7 @@
 #include "lakegc/hudi/metadata_codec.hpp"
 #include "test_util.hpp"
 
-namespace lakegc::tests::damaged_input {
+namespace lakegc::tests::damaged_input_test {
 
 using namespace lakegc::hudi;
 using namespace lakegc::hudi::testing;
@@ -201,4 +201,4 @@ TEST_CASE("hostile JSON returns") {
   decode_all("{\"a\":123456789012345678901234567890}");
 }
 
-}  // namespace lakegc::tests::damaged_input
+}  // namespace lakegc::tests::damaged_input_test

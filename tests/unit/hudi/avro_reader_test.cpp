@@ -10,7 +10,7 @@
 #include "lakegc/hudi/metadata_codec.hpp"
 #include "test_util.hpp"
 
-namespace lakegc::tests::avro_reader {
+namespace lakegc::tests::avro_reader_test {
 
 using namespace lakegc::hudi;
 using lakegc::hudi::avro::datum;
@@ -181,4 +181,4 @@ TEST_CASE("a decoder given another record type says which one it found") {
         "org.apache.hudi.avro.model.HoodieRollbackPlan");
 }
 
-}  // namespace lakegc::tests::avro_reader
+}  // namespace lakegc::tests::avro_reader_test

@@ -9,7 +9,7 @@
 #include "hudi_schemas.hpp"
 #include "test_util.hpp"
 
-namespace lakegc::tests::avro_decoders {
+namespace lakegc::tests::avro_decoders_test {
 
 using namespace lakegc::hudi;
 using namespace lakegc::hudi::testing;
@@ -176,4 +176,4 @@ TEST_CASE("an Avro field of the wrong type is an error naming it") {
         "expected map, found array");
 }
 
-}  // namespace lakegc::tests::avro_decoders
+}  // namespace lakegc::tests::avro_decoders_test

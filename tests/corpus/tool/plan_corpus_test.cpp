@@ -22,7 +22,7 @@
 #include "reference_planner.hpp"
 #include "tool_corpus.hpp"
 
-namespace lakegc::tests::plan_corpus {
+namespace lakegc::tests::plan_corpus_test {
 
 using namespace lakegc;
 using namespace lakegc::testing;
@@ -343,4 +343,4 @@ TEST_CASE("a pending compaction (v8 trips with its compaction not yet run) is gu
   CHECK(std::string(message_of(broken.status())).find("pending compaction 20251220210129235") != std::string::npos);
 }
 
-}  // namespace lakegc::tests::plan_corpus
+}  // namespace lakegc::tests::plan_corpus_test

@@ -15,7 +15,7 @@
 #include "lakegc/hudi/log/write_block.hpp"
 #include "test_util.hpp"
 
-namespace lakegc::tests::log_damaged {
+namespace lakegc::tests::log_damaged_test {
 
 using namespace lakegc::hudi;
 using namespace lakegc::hudi::testing;
@@ -131,7 +131,8 @@ TEST_CASE("a well-framed block with a damaged inside is an error naming the file
   CHECK(log::read_blocks(bad_version, "b.log").status().code() == absl::StatusCode::kUnimplemented);
   std::string bad_key = file;
   bad_key.replace(26, 4, std::string("\0\0\0\x30", 4));  // first header key: 48
-  CHECK(to_string(log::read_blocks(bad_key, "b.log").status()) == "b.log: header key 48 at byte 26 is not one Hudi defines");
+  CHECK(to_string(log::read_blocks(bad_key, "b.log").status()) ==
+        "b.log: header key 48 at byte 26 is not one Hudi defines");
 }
 
 TEST_CASE("every single-bit flip of a small log file returns") {
@@ -147,4 +148,4 @@ TEST_CASE("every single-bit flip of a small log file returns") {
   }
 }
 
-}  // namespace lakegc::tests::log_damaged
+}  // namespace lakegc::tests::log_damaged_test

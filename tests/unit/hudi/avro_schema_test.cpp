@@ -16,7 +16,7 @@
 #include "lakegc/hudi/metadata_codec.hpp"
 #include "test_util.hpp"
 
-namespace lakegc::tests::avro_schema {
+namespace lakegc::tests::avro_schema_test {
 
 using namespace lakegc::hudi;
 using namespace lakegc::hudi::testing;
@@ -76,12 +76,12 @@ TEST_CASE("bad schemas are errors that say what is wrong") {
   CHECK(schema_error("{not json").starts_with("the schema is not JSON"));
   CHECK(schema_error(R"({"type":"record","name":"R","fields":[{"name":"v","type":"Nope"}]})") ==
         "R.v: unknown type 'Nope' (a named type must be defined before it is used)");
-  CHECK(schema_error(R"({"type":"record","name":"R","fields":[{"name":"v","type":"int"},{"name":"v","type":"int"}]})") ==
-        "record 'R' has two fields named 'v'");
+  CHECK(
+      schema_error(R"({"type":"record","name":"R","fields":[{"name":"v","type":"int"},{"name":"v","type":"int"}]})") ==
+      "record 'R' has two fields named 'v'");
   CHECK(schema_error(R"({"type":"record","name":"string","fields":[]})") == "a named type may not be called 'string'");
   CHECK(schema_error(R"({"type":"array"})") == "array has no \"items\"");
-  CHECK(schema_error(R"({"type":"fixed","name":"F","size":-1})") ==
-        "fixed 'F' has no non-negative integer \"size\"");
+  CHECK(schema_error(R"({"type":"fixed","name":"F","size":-1})") == "fixed 'F' has no non-negative integer \"size\"");
   CHECK(schema_error(R"({"type":"enum","name":"E","symbols":[1]})") == "enum 'E' has a symbol that is not a string");
   CHECK(schema_error("[]") == "a union has no branch");
   CHECK(schema_error("42") == "a type is neither a name, a union nor an object");
@@ -114,7 +114,8 @@ TEST_CASE("an encoded datum must fit its schema") {
   avro::datum bad_union = avro::datum::make_record("n.R");
   bad_union.add("i", avro::datum::make_int(1));
   bad_union.add("u", avro::datum::make_bool(true));
-  CHECK(to_string(avro::encode(*s, bad_union).status()) == "R.u: no branch of the union [null, string] takes a boolean");
+  CHECK(to_string(avro::encode(*s, bad_union).status()) ==
+        "R.u: no branch of the union [null, string] takes a boolean");
 }
 
 TEST_CASE("fuzz finding: a commit file whose schema defines HoodieRuntimeStats twice") {
@@ -142,8 +143,9 @@ TEST_CASE("fuzz finding: a commit file whose schema defines HoodieRuntimeStats t
   // The decoder the file name calls for says the same, prefixed with what it expected.
   const auto m = decode_commit_metadata(bytes, "f.commit");
   REQUIRE_FALSE(m.ok());
-  CHECK(to_string(m.status()).find("the schema defines the named type 'org.apache.hudi.avro.model.HoodieRuntimeStats' "
-                                   "twice") != std::string::npos);
+  CHECK(to_string(m.status())
+            .find("the schema defines the named type 'org.apache.hudi.avro.model.HoodieRuntimeStats' "
+                  "twice") != std::string::npos);
 }
 
-}  // namespace lakegc::tests::avro_schema
+}  // namespace lakegc::tests::avro_schema_test

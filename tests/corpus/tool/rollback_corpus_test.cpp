@@ -15,14 +15,14 @@
 #include "lakegc/hudi/rollback_records.hpp"
 #include "tool_corpus.hpp"
 
-namespace lakegc::tests::rollback_corpus {
+namespace lakegc::tests::rollback_corpus_test {
 
 using namespace lakegc::testing;
 namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kV9 = "sample_table/cow/v9_txns_simple_nometa";  // layout 2
+const std::string kV9 = "sample_table/cow/v9_txns_simple_nometa";         // layout 2
 const std::string kV6 = "sample_table/cow/v6_simplekeygen_nonhivestyle";  // layout 1
 const std::string kMdt = "quickstart_trips_table/mor/avro/v8_trips_8i3u1d";
 const std::string kFailed = "20260307135800000";
@@ -323,8 +323,8 @@ TEST_CASE("a crash after any single change is finished by the next run, ending w
   for (std::uint64_t n = 1; n < 100; ++n) {
     CAPTURE(n);
     const planted p = plant_failed_write(fresh_copy(kV9, tmp.path() / ("c" + std::to_string(n))), long_ago());
-    const tool_result crashed =
-        run_tool_env({"LAKEGC_CRASH_AFTER_MUTATIONS=" + std::to_string(n)}, args(p.root, {"--execute", "--conf", kLock}));
+    const tool_result crashed = run_tool_env({"LAKEGC_CRASH_AFTER_MUTATIONS=" + std::to_string(n)},
+                                             args(p.root, {"--execute", "--conf", kLock}));
     if (crashed.code == 0) break;  // n exceeds the run's changes
     REQUIRE_MESSAGE(crashed.code == 86, crashed.err);
     ++crashes;
@@ -344,4 +344,4 @@ TEST_CASE("a crash after any single change is finished by the next run, ending w
   CHECK(crashes >= 12);
 }
 
-}  // namespace lakegc::tests::rollback_corpus
+}  // namespace lakegc::tests::rollback_corpus_test

@@ -14,7 +14,7 @@
 
 #include "tool_corpus.hpp"
 
-namespace lakegc::tests::ttl_execute_corpus {
+namespace lakegc::tests::ttl_execute_corpus_test {
 
 using namespace lakegc::testing;
 namespace fs = std::filesystem;
@@ -32,11 +32,18 @@ const std::vector<Case> kCases = {
     {"sample_table/cow/v9_txns_simple_nometa", "region=eu", ".hoodie/timeline"},
 };
 const std::string kNow = "20300101000000000";
-const std::string kLock = "hoodie.write.lock.provider=org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider";
+const std::string kLock =
+    "hoodie.write.lock.provider=org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider";
 
 std::vector<std::string> ttl_args(const fs::path& root, const Case& c, std::vector<std::string> extra = {}) {
-  std::vector<std::string> a = {"ttl", root.string(), "--execute", "--now", kNow, "--conf",
-                                "hoodie.partition.ttl.strategy.days.retain=1", "--conf",
+  std::vector<std::string> a = {"ttl",
+                                root.string(),
+                                "--execute",
+                                "--now",
+                                kNow,
+                                "--conf",
+                                "hoodie.partition.ttl.strategy.days.retain=1",
+                                "--conf",
                                 "hoodie.partition.ttl.strategy.partition.selected=" + c.partition};
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
@@ -81,8 +88,9 @@ TEST_CASE("lakegc ttl --execute writes the replacecommit DELETE_PARTITION and de
     REQUIRE(ids.size() >= 1);
 
     // The dry run prints the plan and changes nothing.
-    tool_result r = run_tool({"ttl", root.string(), "--now", kNow, "--conf", "hoodie.partition.ttl.strategy.days.retain=1",
-                              "--conf", "hoodie.partition.ttl.strategy.partition.selected=" + c.partition});
+    tool_result r =
+        run_tool({"ttl", root.string(), "--now", kNow, "--conf", "hoodie.partition.ttl.strategy.days.retain=1",
+                  "--conf", "hoodie.partition.ttl.strategy.partition.selected=" + c.partition});
     REQUIRE_MESSAGE(r.code == 0, r.err);
     CHECK(r.out.find("dry run") != std::string::npos);
     CHECK(files_under(root) == before);
@@ -135,9 +143,9 @@ TEST_CASE("lakegc ttl --execute writes the replacecommit DELETE_PARTITION and de
     CHECK(files_under(root) == after);
 
     // The cleaner removes the replaced files and the emptied partition.
-    const std::vector<std::string> clean = {"--now", "20300101010000000", "--conf",
-                                            "hoodie.clean.policy=KEEP_LATEST_FILE_VERSIONS", "--conf",
-                                            "hoodie.clean.fileversions.retained=1"};
+    const std::vector<std::string> clean = {"--now",  "20300101010000000",
+                                            "--conf", "hoodie.clean.policy=KEEP_LATEST_FILE_VERSIONS",
+                                            "--conf", "hoodie.clean.fileversions.retained=1"};
     std::vector<std::string> plan_args = {"plan", "clean", root.string(), "--json"};
     plan_args.insert(plan_args.end(), clean.begin(), clean.end());
     r = run_tool(plan_args);
@@ -203,8 +211,8 @@ TEST_CASE("a crash after any single change of lakegc ttl --execute is finished b
     for (std::uint64_t n = 1; n < 20; ++n) {
       CAPTURE(n);
       const fs::path root = fresh_copy(c.table, tmp.path() / ("c" + std::to_string(n)));
-      const tool_result crashed = run_tool_env({"LAKEGC_CRASH_AFTER_MUTATIONS=" + std::to_string(n)},
-                                               ttl_args(root, c, {"--conf", kLock}));
+      const tool_result crashed =
+          run_tool_env({"LAKEGC_CRASH_AFTER_MUTATIONS=" + std::to_string(n)}, ttl_args(root, c, {"--conf", kLock}));
       if (crashed.code == 0) break;  // n exceeds the run's changes
       REQUIRE_MESSAGE(crashed.code == 86, crashed.err);
       ++crashes;
@@ -222,4 +230,4 @@ TEST_CASE("a crash after any single change of lakegc ttl --execute is finished b
   }
 }
 
-}  // namespace lakegc::tests::ttl_execute_corpus
+}  // namespace lakegc::tests::ttl_execute_corpus_test

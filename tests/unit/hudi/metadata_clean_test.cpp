@@ -21,7 +21,7 @@
 #include "lakegc/storage/memory_storage.hpp"
 #include "test_util.hpp"
 
-namespace lakegc::tests::metadata_clean {
+namespace lakegc::tests::metadata_clean_test {
 
 using namespace lakegc;
 using namespace lakegc::hudi;
@@ -59,11 +59,13 @@ memory_storage make_table(int version) {
                   version));
   put(s, ".hoodie/metadata/files/.hoodie_partition_metadata", "commitTime=20240101000000000\npartitionDepth=1\n");
   std::vector<avro::datum> records = {
-      metadata_table::detail::metadata_record("p1", file_list_type, {{"a.parquet", {100, false}}, {"b.parquet", {200, false}}}),
+      metadata_table::detail::metadata_record("p1", file_list_type,
+                                              {{"a.parquet", {100, false}}, {"b.parquet", {200, false}}}),
       metadata_table::detail::metadata_record("p2", file_list_type, {{"c.parquet", {300, false}}}),
       metadata_table::detail::metadata_record(std::string(all_partitions_key), partition_list_type,
-                              {{"p1", {0, false}}, {"p2", {0, false}}})};
-  auto block = log::make_avro_data_block(metadata_table::schemas::metadata_record_with_meta_fields(), records, kWrite.str());
+                                              {{"p1", {0, false}}, {"p2", {0, false}}})};
+  auto block =
+      log::make_avro_data_block(metadata_table::schemas::metadata_record_with_meta_fields(), records, kWrite.str());
   REQUIRE_MESSAGE(block.ok(), to_string(block.status()));
   const std::string log_name = ".files-0000-0_20240101000000000.log.1_0-7-9";
   const std::string log_bytes = must(log::encode_block(*block));
@@ -120,7 +122,9 @@ std::map<std::string, std::string> all_files(memory_storage& s) {
   std::map<std::string, std::string> out;
   ListOptions o;
   o.recursive = true;
-  REQUIRE(s.list("", [&](const FileEntry& e) { out[std::string(e.path)] = must(s.read(e.path)); }, o).ok());
+  REQUIRE(s.list(
+               "", [&](const FileEntry& e) { out[std::string(e.path)] = must(s.read(e.path)); }, o)
+              .ok());
   return out;
 }
 
@@ -269,8 +273,8 @@ TEST_CASE("tables lakegc cannot update the metadata table of are refused before 
   SUBCASE("a files partition that does not read") {
     // A block whose framing holds but whose writer schema does not parse:
     // Hudi's reader fails on it too (a torn block would be skipped instead).
-    auto block = log::make_avro_data_block(metadata_table::schemas::metadata_record_with_meta_fields(), {},
-                                           kWrite.str());
+    auto block =
+        log::make_avro_data_block(metadata_table::schemas::metadata_record_with_meta_fields(), {}, kWrite.str());
     REQUIRE(block.ok());
     block->header[log::header_key::schema] = "{not a schema";
     REQUIRE(s.remove(".hoodie/metadata/files/.files-0000-0_20240101000000000.log.1_0-7-9").ok());
@@ -281,7 +285,8 @@ TEST_CASE("tables lakegc cannot update the metadata table of are refused before 
     return;
   }
   SUBCASE("a deltacommit at the clean's time that Hudi wrote") {
-    auto hfile_like = log::make_avro_data_block(metadata_table::schemas::metadata_record_with_meta_fields(), {}, kClean.str());
+    auto hfile_like =
+        log::make_avro_data_block(metadata_table::schemas::metadata_record_with_meta_fields(), {}, kClean.str());
     REQUIRE(hfile_like.ok());
     hfile_like->type = log::block_type::hfile_data;
     put(s, ".hoodie/metadata/files/.files-0000-0_20240102000000000.log.1_0-1-2", must(log::encode_block(*hfile_like)));
@@ -296,7 +301,8 @@ TEST_CASE("tables lakegc cannot update the metadata table of are refused before 
 
 TEST_CASE("write_hfile's files read back with read_hfile, in one block or many, gzip or not") {
   std::vector<std::pair<std::string, std::string>> cells;
-  for (int i = 0; i < 50; ++i) cells.emplace_back(fmt::format("key{:03}", i), std::string(static_cast<std::size_t>(i), 'v'));
+  for (int i = 0; i < 50; ++i)
+    cells.emplace_back(fmt::format("key{:03}", i), std::string(static_cast<std::size_t>(i), 'v'));
   for (const auto compression : {hfile::codec::gz, hfile::codec::none}) {
     for (const std::size_t block_size : {std::size_t{1} << 20, std::size_t{200}}) {
       CAPTURE(block_size);
@@ -331,4 +337,4 @@ TEST_CASE("write_hfile's files read back with read_hfile, in one block or many, 
   CHECK(absl::IsInvalidArgument(hfile::write_hfile(cells, {}).status()));
 }
 
-}  // namespace lakegc::tests::metadata_clean
+}  // namespace lakegc::tests::metadata_clean_test

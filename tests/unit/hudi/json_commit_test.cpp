@@ -8,7 +8,7 @@
 #include "lakegc/hudi/metadata_codec.hpp"
 #include "test_util.hpp"
 
-namespace lakegc::tests::json_commit {
+namespace lakegc::tests::json_commit_test {
 
 using lakegc::hudi::CommitMetadata;
 using lakegc::hudi::decode_commit_metadata;
@@ -240,4 +240,4 @@ TEST_CASE("decoders of Avro-only files reject JSON and empty files, naming the f
   CHECK(clustering->input_file_groups.empty());
 }
 
-}  // namespace lakegc::tests::json_commit
+}  // namespace lakegc::tests::json_commit_test

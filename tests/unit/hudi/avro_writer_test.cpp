@@ -12,7 +12,7 @@
 #include "lakegc/hudi/metadata_codec.hpp"
 #include "test_util.hpp"
 
-namespace lakegc::tests::avro_writer {
+namespace lakegc::tests::avro_writer_test {
 
 using namespace lakegc::hudi;
 using lakegc::hudi::testing::to_string;
@@ -246,4 +246,4 @@ TEST_CASE("a plan far larger than Avro C's 16 KiB file-writer block encodes and 
   CHECK(*out == in);
 }
 
-}  // namespace lakegc::tests::avro_writer
+}  // namespace lakegc::tests::avro_writer_test

@@ -12,7 +12,7 @@
 #include "lakegc/storage/posix_storage.hpp"
 #include "tool_corpus.hpp"
 
-namespace lakegc::tests::orphans_corpus {
+namespace lakegc::tests::orphans_corpus_test {
 
 using namespace lakegc;
 using namespace lakegc::testing;
@@ -50,7 +50,8 @@ TEST_CASE("the sweep finds no orphan in any corpus table") {
 TEST_CASE("lakegc orphans finds a planted speculative duplicate and deletes only it") {
   temp_dir tmp;
   const auto root = fresh_copy("sample_table/cow/v9_txns_simple_nometa", tmp.path());
-  const auto committed = root / "region=eu" / "6dbe3872-463c-4bc1-b4d8-fecdade63aab-0_0-63-130_20260307135709890.parquet";
+  const auto committed =
+      root / "region=eu" / "6dbe3872-463c-4bc1-b4d8-fecdade63aab-0_0-63-130_20260307135709890.parquet";
   const auto dup = root / "region=eu" / "6dbe3872-463c-4bc1-b4d8-fecdade63aab-0_9-9-9_20260307135709890.parquet";
   std::filesystem::copy_file(committed, dup);
   std::filesystem::last_write_time(dup, std::filesystem::file_time_type::clock::now() - std::chrono::hours(24 * 10));
@@ -80,11 +81,12 @@ TEST_CASE("lakegc orphans reads an inventory instead of a listing") {
   temp_dir tmp;
   const auto root = fresh_copy("sample_table/cow/v6_nonpartitioned", tmp.path());
   const auto inv = tmp.path() / "inventory.csv";
-  spit(inv, "path,size,mtime\n"
-            "s3a://bucket/t/a079bdb3-731c-4894-b855-abfcd6921007-0_0-203-274_20240418173551906.parquet,1,1\n"
-            "s3a://bucket/t/a079bdb3-731c-4894-b855-abfcd6921007-0_7-7-7_20240418173551906.parquet,5,1\n");
-  tool_result r = run_tool({"orphans", root.string(), "--inventory", inv.string(), "--location", "s3://bucket/t",
-                            "--json"});
+  spit(inv,
+       "path,size,mtime\n"
+       "s3a://bucket/t/a079bdb3-731c-4894-b855-abfcd6921007-0_0-203-274_20240418173551906.parquet,1,1\n"
+       "s3a://bucket/t/a079bdb3-731c-4894-b855-abfcd6921007-0_7-7-7_20240418173551906.parquet,5,1\n");
+  tool_result r =
+      run_tool({"orphans", root.string(), "--inventory", inv.string(), "--location", "s3://bucket/t", "--json"});
   CHECK(r.code == 1);
   json_doc doc(r.out);
   simdjson::dom::array orphans;
@@ -95,4 +97,4 @@ TEST_CASE("lakegc orphans reads an inventory instead of a listing") {
   CHECK(run_tool({"orphans", root.string(), "--inventory", inv.string(), "--location", "s3://other/t"}).code == 2);
 }
 
-}  // namespace lakegc::tests::orphans_corpus
+}  // namespace lakegc::tests::orphans_corpus_test

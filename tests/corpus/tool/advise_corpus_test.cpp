@@ -5,7 +5,7 @@
 
 #include "tool_corpus.hpp"
 
-namespace lakegc::tests::advise_corpus {
+namespace lakegc::tests::advise_corpus_test {
 
 using namespace lakegc::testing;
 
@@ -22,8 +22,8 @@ TEST_CASE("lakegc advise on every corpus table agrees with plan clean under its 
     std::size_t recommendations = 0;
     for (auto rec : doc.root["recommendations"].get_array()) {
       ++recommendations;
-      std::vector<std::string> args = {"plan", "clean", root.string(), "--json", "--conf",
-                                       "hoodie.clean.incremental.enabled=false"};
+      std::vector<std::string> args = {"plan",   "clean",  root.string(),
+                                       "--json", "--conf", "hoodie.clean.incremental.enabled=false"};
       for (auto [key, value] : rec["config"].get_object()) {
         args.push_back("--conf");
         args.push_back(std::string(key) + "=" + str(value));
@@ -47,4 +47,4 @@ TEST_CASE("lakegc advise on every corpus table agrees with plan clean under its 
   CHECK(bad.err.find("--longest-query 'soon'") != std::string::npos);
 }
 
-}  // namespace lakegc::tests::advise_corpus
+}  // namespace lakegc::tests::advise_corpus_test

@@ -18,7 +18,7 @@
 #include "lakegc/hudi/metadata_table/files_partition.hpp"
 #include "lakegc/storage/posix_storage.hpp"
 
-namespace lakegc::tests::metadata_table_corpus {
+namespace lakegc::tests::metadata_table_corpus_test {
 
 namespace fs = std::filesystem;
 using namespace lakegc;
@@ -33,15 +33,17 @@ std::map<std::string, std::map<std::string, std::uint64_t>> data_files_on_storag
   ListOptions opts;
   opts.skip_dir = [](std::string_view d) { return d == ".hoodie"; };
   REQUIRE(storage
-              .list("",
-                    [&](const FileEntry& e) {
-                      const auto slash = e.path.rfind('/');
-                      const std::string dir(slash == std::string_view::npos ? std::string_view() : e.path.substr(0, slash));
-                      const std::string name(slash == std::string_view::npos ? e.path : e.path.substr(slash + 1));
-                      if (is_partition_metadata_file(name)) return;
-                      out[dir][name] = e.size;
-                    },
-                    opts)
+              .list(
+                  "",
+                  [&](const FileEntry& e) {
+                    const auto slash = e.path.rfind('/');
+                    const std::string dir(slash == std::string_view::npos ? std::string_view()
+                                                                          : e.path.substr(0, slash));
+                    const std::string name(slash == std::string_view::npos ? e.path : e.path.substr(slash + 1));
+                    if (is_partition_metadata_file(name)) return;
+                    out[dir][name] = e.size;
+                  },
+                  opts)
               .ok());
   return out;
 }
@@ -136,4 +138,4 @@ TEST_CASE("tables without a metadata table, and the (empty) archived timelines o
   CHECK(layout1 == 7);
 }
 
-}  // namespace lakegc::tests::metadata_table_corpus
+}  // namespace lakegc::tests::metadata_table_corpus_test

@@ -1,0 +1,229 @@
+// File: lakegc/hudi/load_metadata.hpp
+// -----------------------------------------------------------------------------
+// A Hudi table's TableMetadata from its timeline: every non-empty instant
+// file is read with the decoder its name calls for:
+//
+//   completed commit / deltacommit / replacecommit -> commits (partitions
+//       written, files written with their sizes, replaced file groups)
+//   completed savepoint                             -> savepoints (file names)
+//   pending compaction / log compaction plan        -> pending_compactions
+//   newest completed clean                          -> last_completed_clean
+//
+// plus the heartbeats and markers of writes in flight. Files lakegc does not
+// depend on (in-flight copies, rollback and restore plans, indexing) are
+// still checked to be empty, JSON or a readable Avro container: a damaged
+// timeline is an error naming the file, never an empty answer, because an
+// instant read as "nothing" makes its files look unreferenced.
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include "lakegc/core/load_view.hpp"
+#include "lakegc/core/table_metadata.hpp"
+#include "lakegc/hudi/avro_reader.hpp"
+#include "lakegc/hudi/in_flight.hpp"
+#include "lakegc/hudi/metadata_codec.hpp"
+#include "lakegc/hudi/table_location.hpp"
+#include "lakegc/hudi/table_properties.hpp"
+#include "lakegc/hudi/timeline_listing.hpp"
+#include "lakegc/plan/clean_plan.hpp"
+#include "lakegc/storage/storage.hpp"
+
+namespace lakegc::hudi {
+
+namespace detail {
+
+/// Which decoder an instant file needs, from its action and state.
+enum class file_kind : std::uint8_t {
+  commit_metadata,     // commit, deltacommit, replacecommit (completed or in flight)
+  clustering_plan,     // replacecommit.requested, clustering.requested
+  compaction_plan,     // compaction.requested, logcompaction.requested
+  cleaner_plan,        // clean.requested
+  clean_metadata,      // completed clean
+  rollback_metadata,   // completed rollback
+  savepoint_metadata,  // completed savepoint
+  other,               // not depended on: empty, JSON or Avro accepted
+};
+
+inline file_kind kind_of(const TimelineFileName& f) {
+  const bool completed = f.state == State::completed;
+  const bool requested = f.state == State::requested;
+  switch (f.action) {
+    case Action::commit:
+    case Action::deltacommit:
+      // Requested writes are empty files; nothing reads them.
+      return requested ? file_kind::other : file_kind::commit_metadata;
+    case Action::replacecommit: return requested ? file_kind::clustering_plan : file_kind::commit_metadata;
+    case Action::clustering: return requested ? file_kind::clustering_plan : file_kind::other;
+    case Action::compaction:
+    case Action::logcompaction: return requested ? file_kind::compaction_plan : file_kind::other;
+    case Action::clean:
+      return completed ? file_kind::clean_metadata : requested ? file_kind::cleaner_plan : file_kind::other;
+    case Action::rollback: return completed ? file_kind::rollback_metadata : file_kind::other;
+    case Action::savepoint: return completed ? file_kind::savepoint_metadata : file_kind::other;
+    default: return file_kind::other;
+  }
+}
+
+/// A file lakegc does not read must still be intact: empty, parseable JSON,
+/// or an Avro container whose first record decodes.
+[[nodiscard]] inline Status check_intact(std::string_view bytes, std::string_view file) {
+  switch (detect_encoding(bytes)) {
+    case encoding::empty: return Status();
+    case encoding::avro: return avro::read_first_record(bytes, file).status();
+    case encoding::json: {
+      thread_local simdjson::dom::parser parser;
+      simdjson::dom::element root;
+      if (const auto err = parser.parse(bytes.data(), bytes.size()).get(root); err != simdjson::SUCCESS) {
+        return absl::DataLossError(fmt::format("{}: expected JSON: {}", file, simdjson::error_message(err)));
+      }
+      return Status();
+    }
+    case encoding::unknown: break;
+  }
+  return absl::InvalidArgumentError(
+      fmt::format("{}: expected an empty file, JSON or an Avro object container (Obj\\x01)", file));
+}
+
+/// CommitInfo of one completed write from its decoded metadata.
+inline CommitInfo commit_info_of(const CommitMetadata& m) {
+  CommitInfo info;
+  std::set<std::string> parts;
+  for (const WriteStat& ws : m.write_stats) {
+    parts.insert(ws.partition_path);
+    if (ws.path.empty()) continue;  // in-flight stats of new inserts have no path
+    info.files.push_back({ws.partition_path, hudi::detail::file_name_of(ws.path), ws.file_size_bytes});
+  }
+  info.partitions_written.assign(parts.begin(), parts.end());
+  for (const auto& [partition, ids] : m.partition_to_replace_file_ids) {
+    for (const auto& id : ids) info.replaced.push_back({partition, id});
+  }
+  return info;
+}
+
+}  // namespace detail
+
+/// The facts of a completed clean that incremental cleaning depends on.
+template <ReadableStorage S>
+[[nodiscard]] StatusOr<CleanRecord> read_clean_record(S& storage, const TableLocation& table, const InstantTime& t,
+                                                      const std::string& rel) {
+  const std::string where = table.display(rel);
+  LAKEGC_ASSIGN_OR_RETURN(std::string bytes, read_table_file(storage, table, rel));
+  LAKEGC_ASSIGN_OR_RETURN(hudi::CleanMetadata m, decode_clean_metadata(bytes, where));
+  CleanRecord r;
+  r.instant = t;
+  // Hudi writes "" when the clean had no boundary (file versions).
+  if (!m.earliest_commit_to_retain.empty()) {
+    LAKEGC_ASSIGN_OR_RETURN(r.earliest_commit_to_retain,
+                            parse_instant_field(m.earliest_commit_to_retain, where, "earliestCommitToRetain"));
+  }
+  if (!m.last_completed_commit_timestamp.empty()) {
+    LAKEGC_ASSIGN_OR_RETURN(r.last_completed_commit, parse_instant_field(m.last_completed_commit_timestamp, where,
+                                                                         "lastCompletedCommitTimestamp"));
+  }
+  LAKEGC_ASSIGN_OR_RETURN(r.savepointed_timestamps, savepointed_timestamps_of(m.extra_metadata, where));
+  r.lease_vetoed_partitions = lease_vetoed_partitions_of(m.extra_metadata);
+  r.listing_skipped_partitions = partitions_recorded_under(m.extra_metadata, kListingSkippedPartitionsKey);
+  return r;
+}
+
+template <ReadableStorage S>
+[[nodiscard]] StatusOr<TableMetadata> load_table_metadata(S& storage, const TableProperties& props,
+                                                          const TableLocation& table) {
+  LAKEGC_ASSIGN_OR_RETURN(auto files, list_timeline_files(storage, props, table));
+  TableMetadata md;
+  LAKEGC_ASSIGN_OR_RETURN(md.timeline, fold_timeline(files, props, table));
+  md.timezone = props.timezone;
+  md.layout = props.layout;
+  md.partitioned = props.partitioned();
+  // Writes in flight: their heartbeats (LAZY rollback) and markers (what
+  // rollback deletes and the orphan sweep keeps). Leftover markers of
+  // completed or rolled-back instants mean nothing and are not read.
+  LAKEGC_ASSIGN_OR_RETURN(md.heartbeats, load_heartbeats(storage));
+  for (const Instant* i : md.timeline.pending()) {
+    if (!is_write_action(i->action)) continue;
+    LAKEGC_ASSIGN_OR_RETURN(auto markers, load_markers(storage, i->requested));
+    if (!markers.empty()) md.markers[i->requested] = std::move(markers);
+  }
+
+  // Pending compaction plans are required: their guard protects slices.
+  std::set<InstantTime> plans_needed;
+  for (const Instant* i : md.timeline.pending()) {
+    if (i->action == Action::compaction || i->action == Action::logcompaction) plans_needed.insert(i->requested);
+  }
+  std::optional<std::pair<InstantTime, std::string>> last_clean;  // requested, display path
+
+  for (const TimelineFile& f : files) {
+    const std::string rel = fmt::format("{}/{}", props.timeline_dir, f.name);
+    const std::string where = table.display(rel);
+    LAKEGC_ASSIGN_OR_RETURN(std::string bytes, read_table_file(storage, table, rel));
+    const Instant* inst = md.timeline.find(f.parsed.requested);
+    const bool is_final = f.parsed.state == State::completed;
+    switch (detail::kind_of(f.parsed)) {
+      case detail::file_kind::commit_metadata: {
+        LAKEGC_ASSIGN_OR_RETURN(CommitMetadata m, decode_commit_metadata(bytes, where));
+        if (is_final && inst != nullptr && inst->is_completed()) {
+          md.commits[f.parsed.requested] = detail::commit_info_of(m);
+        }
+        break;
+      }
+      case detail::file_kind::clustering_plan:
+        LAKEGC_RETURN_IF_ERROR(decode_clustering_plan(bytes, where).status());
+        break;
+      case detail::file_kind::compaction_plan: {
+        LAKEGC_ASSIGN_OR_RETURN(CompactionPlan plan, decode_compaction_plan(bytes, where));
+        if (plans_needed.erase(f.parsed.requested) == 0) break;  // completed since
+        for (const auto& op : plan.operations) {
+          LAKEGC_ASSIGN_OR_RETURN(InstantTime base, parse_instant_field(op.base_instant, where, "baseInstantTime"));
+          md.pending_compactions.push_back({f.parsed.requested, op.partition_path, op.file_id, base});
+        }
+        break;
+      }
+      case detail::file_kind::cleaner_plan: LAKEGC_RETURN_IF_ERROR(decode_cleaner_plan(bytes, where).status()); break;
+      case detail::file_kind::clean_metadata: {
+        // A 0-byte completed clean is a clean that crashed while
+        // completing (local and HDFS file systems); Hudi re-runs its
+        // plan. It anchors nothing, so the next clean scans everything.
+        if (bytes.empty()) break;
+        LAKEGC_RETURN_IF_ERROR(decode_clean_metadata(bytes, where).status());
+        if (!last_clean || last_clean->first < f.parsed.requested) last_clean.emplace(f.parsed.requested, rel);
+        break;
+      }
+      case detail::file_kind::rollback_metadata:
+        LAKEGC_RETURN_IF_ERROR(decode_rollback_metadata(bytes, where).status());
+        break;
+      case detail::file_kind::savepoint_metadata: {
+        LAKEGC_ASSIGN_OR_RETURN(SavepointMetadata sp, decode_savepoint_metadata(bytes, where));
+        SavepointInfo info;
+        info.instant = f.parsed.requested;
+        for (const auto& [partition, names] : sp.partition_files) {
+          for (const auto& n : names) info.files.push_back({partition, n, 0});
+        }
+        md.savepoints.push_back(std::move(info));
+        break;
+      }
+      case detail::file_kind::other: LAKEGC_RETURN_IF_ERROR(detail::check_intact(bytes, where)); break;
+    }
+  }
+  if (!plans_needed.empty()) {
+    const InstantTime t = *plans_needed.begin();
+    return absl::DataLossError(
+        fmt::format("{}: pending compaction {} has no .requested plan; its guard cannot be applied",
+                    table.display(props.timeline_dir), t));
+  }
+  if (last_clean) {
+    LAKEGC_ASSIGN_OR_RETURN(md.last_completed_clean,
+                            read_clean_record(storage, table, last_clean->first, last_clean->second));
+  }
+  return md;
+}
+
+}  // namespace lakegc::hudi
