@@ -4,8 +4,11 @@
     run_suite.py --lakegc PATH [--seeds SPEC] [--work DIR] [--keep] [--checks LIST]
 
 For a set of seeds x (table version, table type, metadata table) it has Hudi
-generate real tables (one JVM for everything: `hudi batch -`, fed line by
-line), then checks
+generate real tables, then checks them table by table. Two harness JVMs
+(`hudi batch -`, fed line by line): one generates the tables in seed order,
+the other runs every check on each table as soon as it is generated, in the
+same order (the checks never wait for the whole matrix; the answers do not
+depend on the overlap). Checks:
 
   view      `lakegc inspect --json` == `hudi view` (partitions, file groups,
             slices, replaced groups, pending compaction, uncommitted files, and
@@ -63,7 +66,9 @@ import re
 import shutil
 import subprocess
 import sys
+import queue
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -610,10 +615,15 @@ class Suite:
         self.failures = []   # (check, table, text, repro)
         self.known_hits = []
         self.counts = {}
-        self.tables = []     # dicts: seed, dir, gen args, generate result
+        self.tables = []     # dicts: seed, dir, gen args, generate result (checker thread only)
+        self.lock = threading.Lock()  # counts and failures: the generator thread reports too
 
     # -- reporting
     def diff(self, check, table, texts, repro):
+        with self.lock:
+            self._diff(check, table, texts, repro)
+
+    def _diff(self, check, table, texts, repro):
         self.counts.setdefault(check, [0, 0])
         self.counts[check][0] += 1
         if not texts:
@@ -636,40 +646,56 @@ class Suite:
         return lines
 
     # -- phases
-    def generate(self, hudi):
+    def generate(self, hudi, ready, stop):
+        """Generates every table in order on its own JVM and hands each to
+        the checker through `ready` (None at the end)."""
+        try:
+            for seed, combo in self.o.tables:
+                if stop.is_set():
+                    break
+                tb = self.generate_one(hudi, seed, combo)
+                if tb:
+                    ready.put(tb)
+        except RuntimeError as e:
+            self.failures.append(("generate", None, str(e), []))
+            log("  FAIL generate: %s" % e)
+        finally:
+            ready.put(None)
+
+    def generate_one(self, hudi, seed, combo):
         work = self.o.work
-        for seed, (v, t, m) in self.o.tables:
-            name = "s%d_v%d_%s_mdt%s" % (seed, v, t.lower(), m)
-            d = os.path.join(work, name)
-            args = ["generate", "--seed", seed, "--out", d, "--table-version", v, "--type", t, "--mdt", m]
-            t0 = time.time()
-            saved = d + ".generate.json"
-            if self.o.reuse and os.path.exists(saved) and os.path.isdir(d):
-                with open(saved) as f:
-                    r = {"exit": 0, "result": json.load(f)}
-                for extra in (d + ".lakegc",):
-                    shutil.rmtree(extra, ignore_errors=True)
-            else:
-                r = hudi(*args)
-                if r["exit"] == 0:
-                    with open(saved, "w") as f:
-                        json.dump(r["result"], f)
-            if r["exit"] != 0:
-                self.failures.append(("generate", {"name": name}, "generate failed: %s" % r.get("error"),
-                                      ["tests/interop/hudi " + shell_join(args)]))
-                log("  FAIL generate %s: %s" % (name, r.get("error")))
-                continue
-            g = r["result"]
-            s = g.get("settings", {})
-            desc = "v%d %s mdt=%s tz=%s partitioned=%s hive=%s scheme=%s occ=%s" % (
-                v, t, m, s.get("timezone"), g.get("partitioned"), s.get("hive_style"), s.get("partition_scheme"),
-                s.get("occ_two_writers"))
-            tb = {"name": name, "seed": seed, "dir": d, "gen_args": [str(a) for a in args], "gen": g,
-                  "version": v, "type": t, "mdt": m, "desc": desc}
-            self.tables.append(tb)
-            ops = [o["op"] + ("" if o.get("ok") else "!") for o in g["ops"]]
-            log("  %s [%s]: %d ops in %.0fs (%s)%s" % (name, desc, len(ops), time.time() - t0, " ".join(ops),
-                                                 "; Hudi errors: %s" % g["errors"] if g["errors"] else ""))
+        v, t, m = combo
+        name = "s%d_v%d_%s_mdt%s" % (seed, v, t.lower(), m)
+        d = os.path.join(work, name)
+        args = ["generate", "--seed", seed, "--out", d, "--table-version", v, "--type", t, "--mdt", m]
+        t0 = time.time()
+        saved = d + ".generate.json"
+        if self.o.reuse and os.path.exists(saved) and os.path.isdir(d):
+            with open(saved) as f:
+                r = {"exit": 0, "result": json.load(f)}
+            for extra in (d + ".lakegc",):
+                shutil.rmtree(extra, ignore_errors=True)
+        else:
+            r = hudi(*args)
+            if r["exit"] == 0:
+                with open(saved, "w") as f:
+                    json.dump(r["result"], f)
+        if r["exit"] != 0:
+            self.failures.append(("generate", {"name": name}, "generate failed: %s" % r.get("error"),
+                                  ["tests/interop/hudi " + shell_join(args)]))
+            log("  FAIL generate %s: %s" % (name, r.get("error")))
+            return None
+        g = r["result"]
+        s = g.get("settings", {})
+        desc = "v%d %s mdt=%s tz=%s partitioned=%s hive=%s scheme=%s occ=%s" % (
+            v, t, m, s.get("timezone"), g.get("partitioned"), s.get("hive_style"), s.get("partition_scheme"),
+            s.get("occ_two_writers"))
+        tb = {"name": name, "seed": seed, "dir": d, "gen_args": [str(a) for a in args], "gen": g,
+              "version": v, "type": t, "mdt": m, "desc": desc}
+        ops = [o["op"] + ("" if o.get("ok") else "!") for o in g["ops"]]
+        log("  %s [%s]: %d ops in %.0fs (%s)%s" % (name, desc, len(ops), time.time() - t0, " ".join(ops),
+                                             "; Hudi errors: %s" % g["errors"] if g["errors"] else ""))
+        return tb
 
     def ldir(self, tb):
         """The directory lakegc reads: the table, or the copy made when lakegc
@@ -1469,45 +1495,65 @@ class Suite:
             log("FAILED: the interop suite could not run: %s" % e)
             return 1
 
+    PHASES = ("view", "clean", "orphans", "execute", "archive", "ttl", "rollback")
+
     def _run(self, t_start):
         checks = self.o.checks
         if "selftest" in checks:
             log("== selftest: the comparators report altered answers")
             self.selftest()
-        hudi = Hudi(self.o.hudi, os.path.join(self.o.work, "hudi-harness.log"), self.env)
+        needs_view = {"clean", "orphans", "readback", "execute", "ttl", "rollback"} & set(checks)
+        phases = [(name, getattr(self, "check_" + name)) for name in self.PHASES
+                  if name in checks or (name == "view" and needs_view)]
+        seconds = dict((name, 0.0) for name, _ in phases)
+        gen_log = os.path.join(self.o.work, "hudi-generate.log")
+        check_log = os.path.join(self.o.work, "hudi-harness.log")
+        # Two JVMs: while the checker works on table k, the generator writes
+        # table k+1. Tables reach the checker in seed order, so every check
+        # sees the same earlier tables as a sequential run would.
+        generator = Hudi(self.o.hudi, gen_log, self.env)
+        hudi = Hudi(self.o.hudi, check_log, self.env)
+        ready, stop = queue.Queue(), threading.Event()
+        log("== %d table(s): Hudi 1.2 generates them (harness log %s) while the checks run on each in turn "
+            "(harness log %s)" % (len(self.o.tables), gen_log, check_log))
+        gen_thread = threading.Thread(target=self.generate, args=(generator, ready, stop), daemon=True)
+        gen_thread.start()
         try:
-            log("== generating %d table(s) with Hudi 1.2 (one JVM; harness log %s)"
-                % (len(self.o.tables), os.path.join(self.o.work, "hudi-harness.log")))
-            t0 = time.time()
-            self.generate(hudi)
-            log("   generated in %.0fs" % (time.time() - t0))
-            phases = [("view", self.check_view), ("clean", self.check_clean), ("orphans", self.check_orphans),
-                      ("execute", self.check_execute), ("archive", self.check_archive), ("ttl", self.check_ttl), ("rollback", self.check_rollback)]
-            for name, fn in phases:
-                if name not in checks and not (name == "view" and ({"clean", "orphans", "readback", "execute", "ttl", "rollback"} & set(checks))):
-                    continue
-                t0 = time.time()
-                log("== %s" % name)
-                for tb in self.tables:
+            while True:
+                tb = ready.get()
+                if tb is None:
+                    break
+                self.tables.append(tb)
+                for name, fn in phases:
+                    t0 = time.time()
                     try:
                         fn(hudi, tb)
                     except RuntimeError as e:
                         self.failures.append((name, tb, str(e), []))
                         log("  FAIL %s %s: %s" % (name, tb["name"], e))
                         raise
-                log("   %s done in %.0fs" % (name, time.time() - t0))
+                    finally:
+                        seconds[name] += time.time() - t0
+                log("   %s checked (%s)" % (tb["name"], ", ".join(n for n, _ in phases)))
+            gen_thread.join()
+            log("   generated in %.0fs, overlapped with the checks" % (generator.ms / 1000))
+            log("   checks: %s" % ", ".join("%s %.0fs" % (n, seconds[n]) for n, _ in phases))
             if "readback" in checks:
                 t0 = time.time()
                 log("== readback: baseline, verify, damaged copy, continue")
                 self.check_readback(hudi)
                 log("   readback done in %.0fs" % (time.time() - t0))
         finally:
+            stop.set()
+            generator.close()
             hudi.close()
-        return self.report(time.time() - t_start, hudi)
+            gen_thread.join(timeout=5)
+        return self.report(time.time() - t_start, [generator, hudi])
 
-    def report(self, seconds, hudi):
+    def report(self, seconds, jvms):
         log("")
-        log("== summary (%.0fs; %d harness calls, %.0fs inside the harness)" % (seconds, hudi.calls, hudi.ms / 1000))
+        log("== summary (%.0fs; %d harness calls, %.0fs inside the two harness JVMs)"
+            % (seconds, sum(j.calls for j in jvms), sum(j.ms for j in jvms) / 1000))
         for c, (n, bad) in sorted(self.counts.items()):
             log("  %-9s %4d comparison(s), %d with differences" % (c, n, bad))
         if self.known_hits:
