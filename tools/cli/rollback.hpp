@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdlib>
+#include <optional>
 #include <span>
 #include <filesystem>
 #include <string>
@@ -207,6 +208,84 @@ inline std::string json_of(const std::string& table, const hudi::RollbackRunRepo
   return it->second == "true";
 }
 
+/// The options `rollback` and clean's LAZY step give the service, from the
+/// write config (checked by using_markers before the table opened).
+[[nodiscard]] inline StatusOr<hudi::RollbackServiceOptions> service_options(const config::Properties& props,
+                                                                            const TableLock* lock, std::int64_t now) {
+  auto wm = config::write_maintenance_from_properties(props);
+  if (!wm.ok()) return wm.status();
+  auto markers = using_markers(props);
+  if (!markers.ok()) return markers.status();
+  hudi::RollbackServiceOptions o;
+  o.rollback = wm->effective_rollback();
+  o.use_markers = *markers;
+  o.lock = lock;
+  o.plan_now_ms = now;
+  return o;
+}
+
+inline bool has_metadata_table(const Table& table) {
+  return !table.journal->properties().metadata_partitions.empty() ||
+         table.storage->stat(".hoodie/metadata/.hoodie/hoodie.properties").ok();
+}
+
+/// The service's plan, with the one metadata-table rule both commands share:
+/// Hudi writes nothing to the metadata table for the rollback of a write that
+/// never reached it; one that has a metadata-table instant makes the plan a
+/// refusal (Hudi rolls that instant back too, lakegc does not).
+template <class S>
+[[nodiscard]] StatusOr<hudi::RollbackRunReport> checked_plan(hudi::rollback_service<S>& service, S& storage,
+                                                             const Table& table) {
+  auto planned = service.plan();
+  if (!planned.ok() || planned->refusal || !has_metadata_table(table)) return planned;
+  std::vector<InstantTime> failed;
+  for (const auto& ra : planned->plan.rollbacks) failed.push_back(ra.instant);
+  for (const auto& [t, plan] : planned->pending) {
+    if (auto f = InstantTime::parse(plan.instant_to_rollback->commit_time); f.ok()) failed.push_back(*f);
+  }
+  if (Status st = hudi::metadata_table::check_rollback_update(storage, table.path, failed); !st.ok()) {
+    planned->refusal = std::string(message_of(st));
+  }
+  return planned;
+}
+
+/// What `clean --execute` rolled back first, or why it must not start.
+struct RollbackBeforeClean {
+  std::vector<hudi::RolledBack> done;
+  std::optional<std::string> refusal;  ///< nothing was changed
+};
+
+/// Hudi's clean rolls back failed writes first when the failed-writes policy
+/// is LAZY (CleanerUtils.rollbackFailedWrites, before the clean is planned):
+/// the writes whose heartbeat expired, exactly as `lakegc rollback --execute`
+/// rolls them back. EAGER and NEVER leave that to the writers. Where the
+/// rollback would be refused the clean is refused too: a clean planned over
+/// a timeline Hudi would have rolled back first is not Hudi's clean.
+template <class S>
+[[nodiscard]] StatusOr<RollbackBeforeClean> rollback_before_clean(hudi::journal<S>& journal, S& storage,
+                                                                  const Table& table, const config::Properties& props,
+                                                                  const TableLock* lock, std::int64_t now) {
+  LAKEGC_ASSIGN_OR_RETURN(auto options, service_options(props, lock, now));
+  RollbackBeforeClean out;
+  if (options.rollback.policy != FailedWritesPolicy::lazy) return out;
+  hudi::rollback_service<S> service(journal, options);
+  LAKEGC_ASSIGN_OR_RETURN(auto planned, checked_plan(service, storage, table));
+  if (planned.refusal) {
+    out.refusal = fmt::format(
+        "the LAZY failed-writes policy rolls back failed writes before a clean, and that "
+        "rollback is refused: {}",
+        *planned.refusal);
+    return out;
+  }
+  if (planned.pending.empty() && planned.plan.rollbacks.empty()) return out;
+  LAKEGC_ASSIGN_OR_RETURN(auto report, service.execute());
+  if (report.refusal) {
+    out.refusal = fmt::format("the rollback of failed writes before the clean is refused: {}", *report.refusal);
+  }
+  out.done = std::move(report.done);
+  return out;
+}
+
 }  // namespace rollback_cli
 
 /// `lakegc rollback ...` (the words after the command name).
@@ -231,12 +310,9 @@ inline int run_rollback(std::span<const std::string> args) {
     fmt::print(stderr, "lakegc rollback: refusing to roll back {}: {}\n", a->positional[0], why);
     return exit_refused;
   };
-  const hudi::TableProperties& tp = (*table)->journal->properties();
   if (execute) {
     if (auto why = detail::execute_refusal(**table)) return refuse(*why);
   }
-  const bool has_mdt =
-      !tp.metadata_partitions.empty() || (*table)->storage->stat(".hoodie/metadata/.hoodie/hoodie.properties").ok();
   // Plans carry absolute paths, as Hudi's do: a Hudi writer that finishes
   // a pending rollback resolves them from its own working directory.
   const std::string abs_path = detail::absolute_path_of(**table);
@@ -251,28 +327,11 @@ inline int run_rollback(std::span<const std::string> args) {
   if (execute) {
     if (auto stop = detail::choose_lock(storage, *lock_settings, *a, refuse, lock)) return *stop;
   }
-  auto wm = config::write_maintenance_from_properties(props);
-  if (!wm.ok()) return detail::input_error(wm.status());
-  hudi::RollbackServiceOptions o;
-  o.rollback = wm->effective_rollback();
-  o.use_markers = *rollback_cli::using_markers(props);
-  o.lock = lock ? &*lock : nullptr;
-  o.plan_now_ms = now;
-  hudi::rollback_service<crash_storage<posix_storage>> service(*journal, o);
-  auto planned = service.plan();
+  auto o = rollback_cli::service_options(props, lock ? &*lock : nullptr, now);
+  if (!o.ok()) return detail::input_error(o.status());
+  hudi::rollback_service<crash_storage<posix_storage>> service(*journal, *o);
+  auto planned = rollback_cli::checked_plan(service, storage, **table);
   if (!planned.ok()) return detail::input_error(planned.status());
-  if (has_mdt && !planned->refusal) {
-    // Hudi writes nothing to the metadata table for a rollback unless the
-    // failed write reached it (metadata_table/rollback_check.hpp).
-    std::vector<InstantTime> failed;
-    for (const auto& ra : planned->plan.rollbacks) failed.push_back(ra.instant);
-    for (const auto& [t, plan] : planned->pending) {
-      if (auto f = InstantTime::parse(plan.instant_to_rollback->commit_time); f.ok()) failed.push_back(*f);
-    }
-    if (Status st = hudi::metadata_table::check_rollback_update(storage, (*table)->path, failed); !st.ok()) {
-      planned->refusal = std::string(message_of(st));
-    }
-  }
   if (execute && planned->refusal) return refuse(*planned->refusal + "; nothing was changed");
   StatusOr<hudi::RollbackRunReport> report = execute ? service.execute() : std::move(planned);
   if (!report.ok()) {
@@ -282,9 +341,9 @@ inline int run_rollback(std::span<const std::string> args) {
   if (execute && report->refusal) return refuse(*report->refusal + "; nothing was changed");
   const std::string lock_text = execute ? detail::lock_text(lock) : std::string("none (dry run)");
   if (a->flag("--json")) {
-    detail::print_out(rollback_cli::json_of((*table)->path, *report, execute, o.rollback.policy, lock_text) + "\n");
+    detail::print_out(rollback_cli::json_of((*table)->path, *report, execute, o->rollback.policy, lock_text) + "\n");
   } else {
-    std::string t = rollback_cli::text_of(*report, execute, o.rollback.policy);
+    std::string t = rollback_cli::text_of(*report, execute, o->rollback.policy);
     if (!execute && report->refusal) t += fmt::format("--execute would refuse: {}\n", *report->refusal);
     if (execute) t += fmt::format("lock: {}\n", lock_text);
     detail::print_out(t);

@@ -31,6 +31,7 @@
 #include "lakegc/hudi/avro_reader.hpp"
 #include "lakegc/hudi/in_flight.hpp"
 #include "lakegc/hudi/metadata_codec.hpp"
+#include "lakegc/hudi/rollback_records.hpp"
 #include "lakegc/hudi/table_location.hpp"
 #include "lakegc/hudi/table_properties.hpp"
 #include "lakegc/hudi/timeline_listing.hpp"

@@ -591,30 +591,4 @@ template <class T>
   return detail::with_context(st, std::move(out), file_name_for_errors, "Avro HoodieCleanMetadata");
 }
 
-/// HoodieRollbackMetadata (completed `.rollback`).
-[[nodiscard]] inline StatusOr<RollbackMetadata> decode_rollback_metadata(std::string_view bytes,
-                                                                         std::string_view file_name_for_errors) {
-  LAKEGC_ASSIGN_OR_RETURN(auto d, detail::read_avro_record(bytes, file_name_for_errors, {"HoodieRollbackMetadata"}));
-  RollbackMetadata out;
-  Status st = [&]() -> Status {
-    if (d.field("commitsRollback").is_null()) {
-      return detail::shape_error("commitsRollback", "array of instants", "null or nothing");
-    }
-    LAKEGC_RETURN_IF_ERROR(
-        detail::read_string_list(d.field("commitsRollback"), "commitsRollback", out.commits_rollback));
-    return detail::each_entry(
-        d.field("partitionMetadata"), "partitionMetadata",
-        [&](std::string_view partition, const avro::datum& pm) -> Status {
-          const std::string w = fmt::format("partitionMetadata[\"{}\"]", partition);
-          if (!pm.is_record()) return detail::shape_error(w, "HoodieRollbackPartitionMetadata record", pm.kind_name());
-          std::vector<std::string> files;
-          LAKEGC_RETURN_IF_ERROR(
-              detail::read_string_list(pm.field("successDeleteFiles"), w + ".successDeleteFiles", files));
-          out.success_delete_files.insert_or_assign(std::string(partition), std::move(files));
-          return Status();
-        });
-  }();
-  return detail::with_context(st, std::move(out), file_name_for_errors, "Avro HoodieRollbackMetadata");
-}
-
 }  // namespace lakegc::hudi

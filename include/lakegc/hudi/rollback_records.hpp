@@ -29,6 +29,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -271,6 +272,11 @@ template <class Node>
     LAKEGC_RETURN_IF_ERROR(detail::read_int(d.field("timeTakenInMillis"), "timeTakenInMillis", out.time_taken_ms, -1));
     LAKEGC_RETURN_IF_ERROR(
         detail::read_int(d.field("totalFilesDeleted"), "totalFilesDeleted", out.total_files_deleted, 0));
+    // A rollback that does not say what it rolled back cannot tell the
+    // journal which instants are gone: refused, never read as "nothing".
+    if (d.field("commitsRollback").is_null()) {
+      return detail::shape_error("commitsRollback", "array of instants", "null or nothing");
+    }
     LAKEGC_RETURN_IF_ERROR(
         detail::read_string_list(d.field("commitsRollback"), "commitsRollback", out.commits_rollback));
     std::int64_t version = 1;
@@ -304,6 +310,20 @@ template <class Node>
         });
   }();
   return detail::with_context(st, std::move(out), file, "Avro HoodieRollbackMetadata");
+}
+
+/// What hudi::journal::load needs of a completed rollback (the instants it
+/// rolled back and the files it deleted): a projection of the full record, so
+/// the file has one decoder and one set of rules.
+[[nodiscard]] inline StatusOr<RollbackMetadata> decode_rollback_metadata(std::string_view bytes,
+                                                                         std::string_view file) {
+  LAKEGC_ASSIGN_OR_RETURN(auto full, decode_rollback_metadata_record(bytes, file));
+  RollbackMetadata out;
+  out.commits_rollback = std::move(full.commits_rollback);
+  for (auto& [partition, pm] : full.partition_metadata) {
+    out.success_delete_files.insert_or_assign(partition, std::move(pm.success_delete_files));
+  }
+  return out;
 }
 
 }  // namespace lakegc::hudi

@@ -16,6 +16,7 @@
 #include "corpus.hpp"
 #include "lakegc/hudi/avro_reader.hpp"
 #include "lakegc/hudi/metadata_codec.hpp"
+#include "lakegc/hudi/rollback_records.hpp"
 
 namespace lakegc::tests::timeline_corpus_test {
 

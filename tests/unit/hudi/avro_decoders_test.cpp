@@ -6,6 +6,7 @@
 #include <string>
 
 #include "lakegc/hudi/metadata_codec.hpp"
+#include "lakegc/hudi/rollback_records.hpp"
 #include "hudi_schemas.hpp"
 #include "test_util.hpp"
 
@@ -136,6 +137,20 @@ TEST_CASE("rollback metadata and an old clean without the fields newer Hudi adde
   HUDI_REQUIRE_OK(r);
   CHECK(r->commits_rollback == std::vector<std::string>{"1"});
   CHECK(r->success_delete_files.at("p") == std::vector<std::string>{"/t/p/f.parquet"});
+
+  // A writer's schema that makes commitsRollback nullable: a null says nothing
+  // about what was rolled back, so it is refused, never read as "nothing".
+  constexpr std::string_view nullable_schema =
+      R"({"type":"record","name":"HoodieRollbackMetadata","namespace":"org.apache.hudi.avro.model","fields":[)"
+      R"({"name":"startRollbackTime","type":"string"},{"name":"timeTakenInMillis","type":"long"},)"
+      R"({"name":"totalFilesDeleted","type":"int"},)"
+      R"({"name":"commitsRollback","type":["null",{"type":"array","items":"string"}]},)"
+      R"({"name":"partitionMetadata","type":{"type":"map","values":"string"}}]})";
+  const std::string null_commits = enc_string("3") + enc_long(10) + enc_long(0) + enc_long(0) + enc_long(0);
+  const auto refused = decode_rollback_metadata(file_of(nullable_schema, null_commits), "3.rollback");
+  REQUIRE_FALSE(refused.ok());
+  CHECK(to_string(refused.status()).find("commitsRollback") != std::string::npos);
+  CHECK(to_string(refused.status()).find("3.rollback") != std::string::npos);
 
   // HoodieCleanMetadata as Hudi 0.5 wrote it: no lastCompletedCommitTimestamp,
   // version, isPartitionDeleted or extraMetadata.

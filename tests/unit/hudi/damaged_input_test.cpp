@@ -10,6 +10,7 @@
 #include "lakegc/hudi/avro_reader.hpp"
 #include "lakegc/hudi/avro_writer.hpp"
 #include "lakegc/hudi/metadata_codec.hpp"
+#include "lakegc/hudi/rollback_records.hpp"
 #include "test_util.hpp"
 
 namespace lakegc::tests::damaged_input_test {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "lakegc/hudi/metadata_codec.hpp"
+#include "lakegc/hudi/rollback_records.hpp"
 #include "test_util.hpp"
 
 namespace lakegc::tests::json_commit_test {
