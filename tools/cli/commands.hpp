@@ -136,6 +136,11 @@ With a metadata table, each clean's deletions are recorded in its `files`
 partition (a deltacommit at the clean's instant) before the clean completes,
 as Hudi does.
 
+With hoodie.clean.failed.writes.policy=LAZY (or a multi-writer concurrency
+mode), failed writes whose heartbeat expired are rolled back first, as Hudi's
+clean does and as `lakegc rollback --execute` does; a rollback lakegc would
+refuse makes it refuse the clean (nothing changed).
+
 Refused (exit 1, nothing deleted, the reason named): a metadata-table
 partition Hudi updates on clean that lakegc does not (column_stats,
 bloom_filters, expression indexes), a pending metadata-table instant lakegc
@@ -303,6 +308,13 @@ inline int run_clean(std::span<const std::string> args) {
   if (lock) options.lock = &*lock;
   CleanContext ctx;
   ctx.now_ms = now;
+  // With the LAZY failed-writes policy Hudi's clean first rolls back the
+  // failed writes whose heartbeat expired: the same rollback as `lakegc
+  // rollback --execute` (tools/cli/rollback.hpp).
+  auto rolled_back =
+      rollback_cli::rollback_before_clean(*journal, storage, **table, props, lock ? &*lock : nullptr, now);
+  if (!rolled_back.ok()) return detail::input_error(rolled_back.status());
+  if (rolled_back->refusal) return refuse(*rolled_back->refusal + "; nothing was changed");
   // The metadata table: checked before anything is deleted, written before
   // each clean completes (hudi/metadata_table/clean_update.hpp).
   std::vector<std::string> mdt_updated;
@@ -310,7 +322,10 @@ inline int run_clean(std::span<const std::string> args) {
   if (!hudi::metadata_table::metadata_partitions_to_update(props_of_table).empty()) {
     auto timeline = journal->load_timeline();
     if (!timeline.ok()) return detail::input_error(timeline.status());
-    const InstantTime floor = allocate_instant((*table)->metadata, now);
+    // A rollback just written is on the timeline the clean instant follows.
+    auto now_md = rolled_back->done.empty() ? StatusOr<TableMetadata>((*table)->metadata) : journal->load();
+    if (!now_md.ok()) return detail::input_error(now_md.status());
+    const InstantTime floor = allocate_instant(*now_md, now);
     if (Status st = hudi::metadata_table::check_clean_update(storage, props_of_table, *timeline, (*table)->path, floor);
         !st.ok()) {
       return refuse(fmt::format("{}; nothing was deleted (run Hudi's cleaner)", message_of(st)));
@@ -336,11 +351,26 @@ inline int run_clean(std::span<const std::string> args) {
     j.key("table").value((*table)->path);
     j.key("lock").value(lock_text);
     j.key("metadata_table_partitions_updated").strings(mdt_updated);
+    j.key("failed_writes_rolled_back").begin_array();
+    for (const hudi::RolledBack& d : rolled_back->done) {
+      j.begin_object();
+      j.key("instant").value(d.failed.commit_time);
+      j.key("action").value(d.failed.action);
+      j.key("rollback_instant").value(d.rollback_instant.str());
+      j.key("files_deleted").value(d.tally.files_deleted);
+      j.end_object();
+    }
+    j.end_array();
     write_json_fields(j, *report);
     j.end_object();
     detail::print_out(j.str());
   } else {
-    detail::print_out(fmt::format("{}lock: {}\n{}", to_text(*report), lock_text,
+    std::string first;
+    for (const hudi::RolledBack& d : rolled_back->done) {
+      first += fmt::format("rolled back failed write {} {} first (LAZY) as rollback {}: {} file(s) deleted\n",
+                           d.failed.action, d.failed.commit_time, d.rollback_instant, d.tally.files_deleted);
+    }
+    detail::print_out(fmt::format("{}{}lock: {}\n{}", first, to_text(*report), lock_text,
                                   mdt_updated.empty()
                                       ? std::string()
                                       : fmt::format("metadata table: {} updated\n", fmt::join(mdt_updated, ", "))));

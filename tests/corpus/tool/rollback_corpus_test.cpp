@@ -249,6 +249,39 @@ TEST_CASE("LAZY: a write whose heartbeat is alive is left alone, an expired one 
   CHECK(!fs::exists(p.root / p.file));
 }
 
+TEST_CASE("clean --execute: LAZY rolls an expired failed write back first, as Hudi's clean does; EAGER leaves it") {
+  temp_dir tmp;
+  const planted p = plant_failed_write(fresh_copy(kV9, tmp.path()), long_ago());
+  const fs::path tl = p.root / ".hoodie" / "timeline";
+  auto clean = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = {"clean", p.root.string(), "--execute", "--no-concurrent-writers", "--now", kNow};
+    a.insert(a.end(), extra.begin(), extra.end());
+    return run_tool(a);
+  };
+  // EAGER (the default): rolling back is the next writer's job, not the clean's.
+  const tool_result eager = clean({});
+  REQUIRE_MESSAGE(eager.code == 0, eager.err);
+  CHECK(eager.out.find("rolled back failed write") == std::string::npos);
+  CHECK(fs::exists(p.root / p.file));
+  CHECK(fs::exists(tl / (kFailed + ".inflight")));
+
+  const tool_result lazy = clean({"--conf", "hoodie.clean.failed.writes.policy=LAZY", "--json"});
+  REQUIRE_MESSAGE(lazy.code == 0, lazy.err);
+  json_doc j(lazy.out);
+  REQUIRE(j.root["failed_writes_rolled_back"].get_array().size() == 1);
+  CHECK(str(j.root["failed_writes_rolled_back"].at(0)["instant"]) == kFailed);
+  CHECK(j.root["failed_writes_rolled_back"].at(0)["files_deleted"].get_uint64().value() == 1);
+  CHECK(!fs::exists(p.root / p.file));
+  CHECK(!fs::exists(tl / (kFailed + ".inflight")));
+  CHECK(!fs::exists(tl / (kFailed + ".commit.requested")));
+  CHECK(!fs::exists(p.root / ".hoodie" / ".heartbeat" / kFailed));
+  // The rollback Hudi would read as its own, before the clean's instants.
+  const std::string completed = only_file_ending(tl, ".rollback");
+  auto meta = hudi::decode_rollback_metadata_record(slurp(tl / completed), completed);
+  REQUIRE_MESSAGE(meta.ok(), message_of(meta.status()));
+  CHECK(meta->commits_rollback == std::vector<std::string>{kFailed});
+}
+
 TEST_CASE("with a metadata table the write never reached, the rollback leaves the metadata table as it is") {
   // Hudi's metadata writer ignores a rollback whose instant it has no
   // deltacommit of (the failed write's files were never listed there).
