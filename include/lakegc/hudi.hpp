@@ -10,6 +10,8 @@
 #include "lakegc/lakegc.hpp"
 
 #include "lakegc/plan/inventory.hpp"
+#include "lakegc/hudi/archive_execute.hpp"
+#include "lakegc/hudi/archived_entry_schema.hpp"
 #include "lakegc/hudi/archived_timeline.hpp"
 #include "lakegc/hudi/avro/binary.hpp"
 #include "lakegc/hudi/avro/container.hpp"
@@ -54,6 +56,7 @@
 #include "lakegc/hudi/metadata_table/schemas.hpp"
 #include "lakegc/hudi/partition_metadata.hpp"
 #include "lakegc/hudi/plan_paths.hpp"
+#include "lakegc/hudi/remove_tree.hpp"
 #include "lakegc/hudi/replace_schemas.hpp"
 #include "lakegc/hudi/rollback_records.hpp"
 #include "lakegc/hudi/rollback_service.hpp"

@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "advise.hpp"
+#include "archive.hpp"
 #include "args.hpp"
 #include "lakegc/exec/clean_report.hpp"
 #include "lakegc/hudi/lock.hpp"
@@ -56,11 +57,13 @@ commands:
                        --execute), under the table lock
   ttl TABLE            partition TTL as Hudi runs it (dry run unless --execute): a
                        replacecommit DELETE_PARTITION for the expired partitions
+  archive TABLE        timeline archival as Hudi runs it (dry run unless --execute;
+                       executed on layout-1 tables), under the table lock
   advise TABLE         the retention the table needs for its longest query,
                        from its own commit cadence, with what each choice costs
 
 Every command reads a local table folder (the one holding .hoodie/); only
-`clean --execute`, `rollback --execute`, `ttl --execute` and `orphans --execute` change it. `lakegc <command> --help` lists a command's options.
+`clean --execute`, `rollback --execute`, `ttl --execute`, `archive --execute` and `orphans --execute` change it. `lakegc <command> --help` lists a command's options.
 
 exit codes: 0 success, 1 findings or refusal, 2 bad usage or bad input
 )";
@@ -431,6 +434,7 @@ inline int run(std::span<const std::string> args) {
   if (cmd == "rollback") return run_rollback(rest);
   if (cmd == "advise") return run_advise(rest);
   if (cmd == "ttl") return run_ttl(rest);
+  if (cmd == "archive") return run_archive(rest);
   fmt::print(stderr, "lakegc: unknown command '{}'\nsee `lakegc --help`\n", cmd);
   return exit_bad_input;
 }

@@ -4,7 +4,7 @@
 // of the active timeline now, under a user's hoodie.keep.* / hoodie.archive.*
 // keys (and the cleaner's, which raise the keep counts), and for every
 // instant the count rule alone would archive but that stays, why. Read-only:
-// lakegc does not write the archived timeline yet.
+// `lakegc archive --execute` (archive.hpp) carries the plan out on layout 1.
 //
 // Besides the timeline it reads what Hudi's archiver reads: the last
 // completed clean's plan (`.clean.requested`), the metadata table's timeline
@@ -43,7 +43,8 @@ inline constexpr std::string_view kPlanArchiveHelp =
 Plans Hudi's timeline archival and prints the instants it would move out of the
 active timeline now, the keep counts after the cleaner's adjustment, the bounds
 in force, and every instant the count rule alone would archive but that stays,
-with the reason. Nothing is changed: lakegc does not archive yet.
+with the reason. Nothing is changed (`lakegc archive --execute` archives on
+layout-1 tables).
 
 The settings come from Hudi's keys, as you pass them to Spark:
   hoodie.keep.min.commits=20, hoodie.keep.max.commits=30
@@ -175,12 +176,13 @@ inline std::string reasons_text(const std::vector<ArchiveStop>& rs) {
 
 }  // namespace detail
 
-inline std::string archive_text(const ArchiveReport& r) {
+/// The plan as text; `executed` for the plan `lakegc archive --execute` carried out.
+inline std::string archive_text(const ArchiveReport& r, bool executed = false) {
   const ArchivePlan& p = r.plan;
   const ArchiveSettings& s = r.settings;
   std::string out;
-  appendln(out, "timeline archival plan for {} (layout {}, {}; dry run: nothing is archived)", r.path,
-           static_cast<int>(p.layout), r.merge_on_read ? "MERGE_ON_READ" : "COPY_ON_WRITE");
+  appendln(out, "timeline archival plan for {} (layout {}, {}; {})", r.path, static_cast<int>(p.layout),
+           r.merge_on_read ? "MERGE_ON_READ" : "COPY_ON_WRITE", executed ? "executed" : "dry run: nothing is archived");
   appendln(out, "  keep: hoodie.keep.min.commits={} hoodie.keep.max.commits={}{}", s.min_commits, s.max_commits,
            p.keep.raised
                ? fmt::format(" -> {}..{} (the cleaner's earliest commit to retain {} needs {})", p.keep.min_keep,
@@ -209,15 +211,14 @@ inline std::string archive_text(const ArchiveReport& r) {
   return out;
 }
 
-inline std::string archive_json(const ArchiveReport& r) {
+/// The fields of `plan archive --json`, into an open object.
+inline void write_archive_fields(json_writer& w, const ArchiveReport& r) {
   const ArchivePlan& p = r.plan;
-  json_writer w;
   auto instant_fields = [&](const Instant& i) {
     w.key("requested").value(i.requested.str());
     w.key("action").value(to_string(i.action));
     w.key("state").value(to_string(i.state));
   };
-  w.begin_object();
   w.key("table").value(r.path);
   w.key("layout").value(static_cast<std::int64_t>(p.layout));
   w.key("table_type").value(r.merge_on_read ? "MERGE_ON_READ" : "COPY_ON_WRITE");
@@ -255,6 +256,12 @@ inline std::string archive_json(const ArchiveReport& r) {
   }
   w.end_array();
   w.key("notes").strings(p.notes);
+}
+
+inline std::string archive_json(const ArchiveReport& r) {
+  json_writer w;
+  w.begin_object();
+  write_archive_fields(w, r);
   w.end_object();
   return w.str();
 }

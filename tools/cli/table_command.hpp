@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,6 +28,7 @@
 #include "lakegc/exec/table_lock.hpp"
 #include "lakegc/hudi/lock.hpp"
 #include "lakegc/policy/config.hpp"
+#include "lakegc/storage/crash_storage.hpp"
 #include "table.hpp"
 
 namespace lakegc::cli::detail {
@@ -173,6 +175,33 @@ inline std::optional<std::uint64_t> crash_budget() {
   const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
   if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
   return n;
+}
+
+// What a changing command holds while it changes the table: every change
+// through a crash_storage (LAKEGC_CRASH_AFTER_MUTATIONS), and the table lock
+// (none with --no-concurrent-writers).
+struct LockedTable {
+  explicit LockedTable(posix_storage& s) : storage(s, crash_budget(), [] { std::_Exit(86); }) {}
+  crash_storage<posix_storage> storage;
+  std::optional<TableLock> lock;
+  std::optional<TableLockHold> hold;
+};
+
+// Takes the lock the write config names (or refuses), then reloads the
+// timeline under it: a plan made after this sees the table as it is.
+template <typename Refuse>
+[[nodiscard]] std::optional<int> lock_table(Table& table, const config::Properties& props, const ParsedArgs& a,
+                                            Refuse refuse, std::unique_ptr<LockedTable>& out) {
+  auto settings = hudi::lock_settings(props, absolute_path_of(table));
+  if (!settings.ok()) return input_error(settings.status());
+  out = std::make_unique<LockedTable>(*table.storage);
+  if (auto stop = choose_lock(out->storage, *settings, a, refuse, out->lock)) return *stop;
+  out->hold.emplace(out->lock ? &*out->lock : nullptr);
+  if (!out->hold->status().ok()) return refuse(message_of(out->hold->status()));
+  auto md = table.journal->load();
+  if (!md.ok()) return input_error(md.status());
+  table.metadata = std::move(*md);
+  return std::nullopt;
 }
 
 // Why lakegc must not execute on this table yet, or nothing.

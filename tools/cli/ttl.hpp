@@ -20,6 +20,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -148,20 +149,9 @@ inline int run_ttl(std::span<const std::string> args) {
                     "records yet, so nothing was written (run Hudi's TTL: HoodieTTLJob or hoodie.partition.ttl.inline)",
                     fmt::join(tprops.metadata_partitions, ", ")));
   }
-  auto lock_settings = hudi::lock_settings(props, detail::absolute_path_of(**table));
-  if (!lock_settings.ok()) return detail::input_error(lock_settings.status());
-
-  // Every change goes through a crash_storage (LAKEGC_CRASH_AFTER_MUTATIONS, as for clean).
-  crash_storage<posix_storage> storage(*(*table)->storage, detail::crash_budget(), [] { std::_Exit(86); });
-  std::optional<TableLock> lock;
-  if (auto stop = detail::choose_lock(storage, *lock_settings, *a, refuse, lock)) return *stop;
-  TableLockHold hold(lock ? &*lock : nullptr);
-  if (!hold.status().ok()) return refuse(message_of(hold.status()));
-
-  // Under the lock: the timeline as it is now.
-  auto md = (*table)->journal->load();
-  if (!md.ok()) return detail::input_error(md.status());
-  (*table)->metadata = std::move(*md);
+  std::unique_ptr<detail::LockedTable> locked;
+  if (auto stop = detail::lock_table(**table, props, *a, refuse, locked)) return *stop;
+  auto& storage = locked->storage;
   const TableMetadata& meta = (*table)->metadata;
   auto resume = hudi::resume_instant(storage, tprops, meta);
   if (!resume.ok()) return refuse(message_of(resume.status()));
@@ -198,8 +188,8 @@ inline int run_ttl(std::span<const std::string> args) {
   if (!schema.ok()) return detail::input_error(schema.status());
   auto done = hudi::execute_ttl(storage, tprops, meta, view, report->plan, std::move(*schema), detail::wall_clock_ms);
   if (!done.ok()) return detail::input_error(done.status());
-  if (Status st = hold.release(); !st.ok()) return detail::input_error(st);
-  const std::string lock_text = detail::lock_text(lock);
+  if (Status st = locked->hold->release(); !st.ok()) return detail::input_error(st);
+  const std::string lock_text = detail::lock_text(locked->lock);
   if (a->flag("--json")) {
     detail::print_out(detail::ttl_execution_json((*table)->path, *done, report->plan, lock_text));
   } else {

@@ -134,6 +134,28 @@ inline std::optional<std::uint64_t> archive_number(std::string_view name) {
   return Status();
 }
 
+/// The archive files of `dir` by archive number (paths relative to the
+/// table root); none when the folder does not exist.
+template <Storage S>
+[[nodiscard]] StatusOr<std::vector<std::pair<std::uint64_t, std::string>>> list_archive_files(S& storage,
+                                                                                              const std::string& dir) {
+  std::vector<std::pair<std::uint64_t, std::string>> files;
+  ListOptions opts;
+  opts.recursive = false;
+  const Status listed = storage.list(
+      dir,
+      [&](const FileEntry& e) {
+        const auto slash = e.path.rfind('/');
+        const std::string_view name = slash == std::string_view::npos ? e.path : e.path.substr(slash + 1);
+        if (const auto n = archive_number(name)) files.emplace_back(*n, std::string(e.path));
+      },
+      opts);
+  if (absl::IsNotFound(listed)) return files;
+  if (!listed.ok()) return annotate(listed, fmt::format("listing {}", dir));
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 }  // namespace detail
 
 /// Reads the archived timeline of the layout-1 table rooted at `storage`.
@@ -145,21 +167,8 @@ template <Storage S>
         "the archived timeline of layout 2 is an LSM history of parquet files, which this reader does not read");
   }
   LAKEGC_ASSIGN_OR_RETURN(std::string dir, detail::archive_folder(props));
-  std::vector<std::pair<std::uint64_t, std::string>> files;
-  ListOptions opts;
-  opts.recursive = false;
-  const Status listed = storage.list(
-      dir,
-      [&](const FileEntry& e) {
-        const auto slash = e.path.rfind('/');
-        const std::string_view name = slash == std::string_view::npos ? e.path : e.path.substr(slash + 1);
-        if (const auto n = detail::archive_number(name)) files.emplace_back(*n, std::string(e.path));
-      },
-      opts);
+  LAKEGC_ASSIGN_OR_RETURN(const auto files, detail::list_archive_files(storage, dir));
   archived_timeline out;
-  if (absl::IsNotFound(listed)) return out;
-  if (!listed.ok()) return annotate(listed, fmt::format("listing {}", dir));
-  std::sort(files.begin(), files.end());
 
   for (const auto& [number, path] : files) {
     LAKEGC_ASSIGN_OR_RETURN(std::string bytes, storage.read(path));

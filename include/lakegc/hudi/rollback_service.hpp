@@ -52,6 +52,7 @@
 #include "lakegc/exec/table_lock.hpp"
 #include "lakegc/hudi/in_flight.hpp"
 #include "lakegc/hudi/journal.hpp"
+#include "lakegc/hudi/remove_tree.hpp"
 #include "lakegc/hudi/rollback_records.hpp"
 #include "lakegc/plan/plan_rollback.hpp"
 
@@ -361,27 +362,7 @@ class rollback_service {
 
   // Deletes a folder and everything below it (the markers of one write).
   [[nodiscard]] Status remove_tree(const std::string& dir) {
-    S& st = j_->storage();
-    std::vector<std::string> files;
-    std::set<std::string> dirs{dir};
-    ListOptions opts;
-    // Sees every folder, empty ones too (a crash may have emptied them).
-    opts.skip_dir = [&](std::string_view d) {
-      dirs.insert(std::string(d));
-      return false;
-    };
-    const Status listed = st.list(
-        dir, [&](const FileEntry& e) { files.emplace_back(std::string(e.path)); }, opts);
-    if (absl::IsNotFound(listed)) return Status();
-    LAKEGC_RETURN_IF_ERROR(annotate(listed, fmt::format("listing {}", j_->display(dir))));
-    for (const std::string& f : files) {
-      if (Status rm = st.remove(f); !rm.ok() && !absl::IsNotFound(rm)) return annotate(rm, j_->display(f));
-    }
-    // Deepest folders first.
-    for (auto it = dirs.rbegin(); it != dirs.rend(); ++it) {
-      if (Status rm = st.remove(*it); !rm.ok() && !absl::IsNotFound(rm)) return annotate(rm, j_->display(*it));
-    }
-    return Status();
+    return hudi::remove_tree(j_->storage(), j_->location(), dir).status();
   }
 
   journal<S>* j_;

@@ -27,6 +27,7 @@ public final class Main {
       "  plan-clean DIR [--conf K=V ...] [--now T]",
       "  plan-ttl DIR [--conf K=V ...] [--now T]",
       "  plan-archive DIR [--conf K=V ...]",
+      "  archived-timeline DIR   a layout-1 table's active and archived instants as Hudi loads them",
       "  bench-clean DIR [--conf K=V ...] [--now T] [--repeat N]   plan-clean in place, timed (benchmark)",
       "  baseline DIR",
       "  verify DIR --baseline FILE [--promised T1,T2,...]",
@@ -114,6 +115,8 @@ public final class Main {
       case "ttl-run", "ttl-plans", "replace-metadata", "snapshot-partitions": return Ttl.dispatch(cmd, rest);
       case "plan-archive":
         return Plans.archive(new Args(cmd, rest, Set.of("--conf"), Set.of()));
+      case "archived-timeline":
+        return Archived.run(new Args(cmd, rest, Set.of(), Set.of()));
       case "baseline":
         return Baseline.baseline(new Args(cmd, rest, Set.of(), Set.of()));
       case "verify":
