@@ -282,6 +282,35 @@ TEST_CASE("clean --execute: LAZY rolls an expired failed write back first, as Hu
   CHECK(meta->commits_rollback == std::vector<std::string>{kFailed});
 }
 
+TEST_CASE(
+    "without markers: markers on plans nothing (Hudi's empty plan), markers off deletes the files named "
+    "with the instant") {
+  temp_dir tmp;
+  const planted p = plant_failed_write(fresh_copy(kV9, tmp.path()), long_ago());
+  fs::remove_all(p.root / ".hoodie" / ".temp" / kFailed);
+  const fs::path tl = p.root / ".hoodie" / "timeline";
+  // Markers on (the default) and no marker folder: Hudi's marker-based plan is
+  // empty, the instant is rolled back and its file stays for the orphan sweep.
+  const fs::path copy = tmp.path() / "markers-on";
+  fs::copy(p.root, copy, fs::copy_options::recursive);
+  const tool_result on = run_tool(args(copy, {"--execute", "--no-concurrent-writers", "--json"}));
+  REQUIRE_MESSAGE(on.code == 0, on.err);
+  CHECK(fs::exists(copy / p.file));
+  CHECK(!fs::exists(copy / ".hoodie" / "timeline" / (kFailed + ".inflight")));
+  // Markers off: the listing fallback finds the uncommitted file the instant wrote.
+  const tool_result off = run_tool(args(
+      p.root, {"--execute", "--no-concurrent-writers", "--json", "--conf", "hoodie.rollback.using.markers=false"}));
+  REQUIRE_MESSAGE(off.code == 0, off.err);
+  CHECK(!fs::exists(p.root / p.file));
+  CHECK(!fs::exists(tl / (kFailed + ".inflight")));
+  const std::string requested = only_file_ending(tl, ".rollback.requested");
+  auto plan = hudi::decode_rollback_plan(slurp(tl / requested), requested);
+  REQUIRE_MESSAGE(plan.ok(), message_of(plan.status()));
+  REQUIRE(plan->requests.size() == 1);
+  REQUIRE(plan->requests[0].files_to_be_deleted.size() == 1);
+  CHECK(plan->requests[0].files_to_be_deleted[0].ends_with("/" + p.file));
+}
+
 TEST_CASE("with a metadata table the write never reached, the rollback leaves the metadata table as it is") {
   // Hudi's metadata writer ignores a rollback whose instant it has no
   // deltacommit of (the failed write's files were never listed there).
