@@ -1,7 +1,9 @@
 // A main for fuzz targets built without libFuzzer (g++): runs
 // LLVMFuzzerTestOneInput on every file named on the command line, and on
 // every regular file inside a named directory (sorted by name, so runs are
-// reproducible). The test command replays the seed corpora this way.
+// reproducible). The test command replays the seed corpora this way, and
+// `--optional DIR` replays DIR only when it exists (the crash inputs that
+// ./dev fuzz saves under fuzz/crashes/schedule/, absent on a fresh clone).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -9,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <string_view>
 #include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
@@ -32,8 +35,10 @@ bool run_file(const std::filesystem::path& p) {
 int main(int argc, char** argv) {
   std::size_t runs = 0;
   for (int i = 1; i < argc; ++i) {
-    const std::filesystem::path arg(argv[i]);
+    const bool optional = std::string_view(argv[i]) == "--optional" && i + 1 < argc;
+    const std::filesystem::path arg(argv[optional ? ++i : i]);
     std::error_code ec;
+    if (optional && !std::filesystem::exists(arg, ec)) continue;
     if (std::filesystem::is_directory(arg, ec)) {
       std::vector<std::filesystem::path> files;
       for (const auto& e : std::filesystem::directory_iterator(arg)) {

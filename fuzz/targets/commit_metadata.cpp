@@ -2,8 +2,13 @@
 // deltacommit and replacecommit files: layout-1 JSON (simdjson) and
 // layout-2 Avro containers. The fuzz finding in
 // ../shared/data/fuzz-findings/commit-metadata-avro-duplicate-named-type.avro
-// is replayed through this target by the test command.
+// is replayed through this target by the test command. Round trip where
+// lakegc writes the format (the DELETE_PARTITION replacecommit of `lakegc
+// ttl --execute`, hudi/delete_partition_commit.hpp): the replaced file
+// groups that were read, written as a completed replacecommit in either
+// layout, read back as that replacecommit.
 #include "../target.hpp"
+#include "lakegc/hudi/delete_partition_commit.hpp"
 #include "lakegc/hudi/metadata_codec.hpp"
 
 namespace {
@@ -14,9 +19,30 @@ std::optional<std::string> commit_metadata_seed(const std::filesystem::path& rel
       contents);
 }
 
+void replacecommit_round_trip(const lakegc::hudi::CommitMetadata& read) {
+  namespace hudi = lakegc::hudi;
+  hudi::CommitMetadata expected;
+  expected.partition_to_replace_file_ids = read.partition_to_replace_file_ids;
+  expected.operation_type = std::string(hudi::kDeletePartitionOperation);
+  const hudi::DeletePartitionCommit c{read.partition_to_replace_file_ids, "{\"type\":\"null\"}"};
+  for (const auto layout : {lakegc::TimelineLayout::v1, lakegc::TimelineLayout::v2}) {
+    auto bytes = hudi::delete_partition_completed(layout, c);
+    if (!bytes.ok()) {
+      if (bytes.status().code() == absl::StatusCode::kInvalidArgument) continue;
+      lakegc::fuzz::fail("replacecommit: the writer failed with {}", bytes.status().ToString());
+    }
+    auto back = hudi::decode_commit_metadata(*bytes, "fuzz.replacecommit");
+    if (!back.ok())
+      lakegc::fuzz::fail("replacecommit: what the writer wrote does not decode: {}", back.status().ToString());
+    if (!(*back == expected))
+      lakegc::fuzz::fail("replacecommit (layout {}): decode(encode(x)) != x", static_cast<int>(layout));
+  }
+}
+
 }  // namespace
 
 LAKEGC_FUZZ_TARGET(commit_metadata) {
   auto m = lakegc::hudi::decode_commit_metadata(data, "fuzz.commit");
+  if (m.ok()) replacecommit_round_trip(*m);
   return m.status();
 }

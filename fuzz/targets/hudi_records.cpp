@@ -1,6 +1,8 @@
 // Fuzz target: every other Hudi timeline record decoder of
 // hudi/metadata_codec.hpp (compaction and clustering plans, savepoint,
-// cleaner plan, clean and rollback metadata), each fed the same bytes, as a
+// cleaner plan, clean metadata) and the journal's rollback metadata decoder
+// (hudi/rollback_records.hpp; the rollback_records target has the full
+// records and their round trips), each fed the same bytes, as a
 // loader that trusts a file's name to tell its kind would. Round trip where
 // lakegc writes the record (the clean it performs, hudi/avro_writer.hpp):
 // a plan or clean metadata that decoded and that the writer accepts decodes
@@ -8,29 +10,15 @@
 #include <vector>
 
 #include "../target.hpp"
+#include "round_trip.hpp"
 #include "lakegc/hudi/avro_writer.hpp"
 #include "lakegc/hudi/metadata_codec.hpp"
+#include "lakegc/hudi/rollback_records.hpp"
 
 namespace {
 
 std::optional<std::string> hudi_records_seed(const std::filesystem::path& relative, std::string_view contents) {
   return lakegc::fuzz::bytes_if(lakegc::fuzz::is_timeline_file(relative), contents);
-}
-
-// Each writer refuses some values with InvalidArgument (a version other than
-// 1 or 2, ...); those are documented refusals, not round-trip failures.
-template <class T, class Encode, class Decode, class Normalise>
-void round_trip(const T& decoded, Encode encode, Decode decode, Normalise normalise, const char* what) {
-  auto bytes = encode(decoded);
-  if (!bytes.ok()) {
-    if (bytes.status().code() != absl::StatusCode::kInvalidArgument) {
-      lakegc::fuzz::fail("{}: the writer failed with {}", what, bytes.status().ToString());
-    }
-    return;
-  }
-  auto back = decode(*bytes, "fuzz.roundtrip");
-  if (!back.ok()) lakegc::fuzz::fail("{}: what the writer wrote does not decode: {}", what, back.status().ToString());
-  if (!(*back == normalise(decoded))) lakegc::fuzz::fail("{}: decode(encode(x)) != x", what);
 }
 
 }  // namespace
@@ -48,23 +36,19 @@ LAKEGC_FUZZ_TARGET(hudi_records) {
   auto plan = hudi::decode_cleaner_plan(data, file);
   results.push_back(plan.status());
   if (plan.ok()) {
-    round_trip(
-        *plan, hudi::encode_cleaner_plan, hudi::decode_cleaner_plan,
-        [](hudi::CleanerPlan p) {
-          // The writer fills in an empty state as COMPLETED (see CleanerPlan).
-          if (p.earliest_instant_to_retain && p.earliest_instant_to_retain_state.empty()) {
-            p.earliest_instant_to_retain_state = "COMPLETED";
-          }
-          return p;
-        },
-        "cleaner plan");
+    lakegc::fuzz::round_trip(*plan, hudi::encode_cleaner_plan, hudi::decode_cleaner_plan, "cleaner plan",
+                             [](hudi::CleanerPlan p) {
+                               // The writer fills in an empty state as COMPLETED (see CleanerPlan).
+                               if (p.earliest_instant_to_retain && p.earliest_instant_to_retain_state.empty()) {
+                                 p.earliest_instant_to_retain_state = "COMPLETED";
+                               }
+                               return p;
+                             });
   }
   auto clean = hudi::decode_clean_metadata(data, file);
   results.push_back(clean.status());
   if (clean.ok()) {
-    round_trip(
-        *clean, hudi::encode_clean_metadata, hudi::decode_clean_metadata,
-        [](const hudi::CleanMetadata& m) { return m; }, "clean metadata");
+    lakegc::fuzz::round_trip(*clean, hudi::encode_clean_metadata, hudi::decode_clean_metadata, "clean metadata");
   }
   for (const auto& st : results) {
     if (lakegc::fuzz::checked(st).ok()) return st;

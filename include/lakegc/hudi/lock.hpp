@@ -32,6 +32,7 @@
 #include "lakegc/exec/table_lock.hpp"
 #include "lakegc/policy/config.hpp"
 #include "lakegc/policy/write_maintenance.hpp"
+#include "lakegc/storage/path.hpp"
 #include "lakegc/storage/storage.hpp"
 
 namespace lakegc::hudi {
@@ -66,15 +67,21 @@ struct LockSettings {
     while (d.size() > 1 && d.back() == '/') d.remove_suffix(1);
     std::string_view base = base_path;
     while (base.size() > 1 && base.back() == '/') base.remove_suffix(1);
+    std::string file;
     if (d == base) {
-      s.lock_file = "lock";
+      file = "lock";
     } else if (d.size() > base.size() && d.substr(0, base.size()) == base && d[base.size()] == '/') {
-      s.lock_file = fmt::format("{}/lock", d.substr(base.size() + 1));
-    } else {
+      file = fmt::format("{}/lock", d.substr(base.size() + 1));
+    }
+    // A folder below the base path by its text only ("<base>/../x" or
+    // "<base>//x", found with the lock property of the java_properties fuzz
+    // target) is outside too.
+    if (file.empty() || !lakegc::detail::check_relative_path(file, "lock").ok()) {
       return absl::InvalidArgumentError(
           fmt::format("{}={}: the lock folder is outside the table at {}; lakegc takes the lock only inside the table",
                       dir->first, dir->second, base_path));
     }
+    s.lock_file = std::move(file);
   }
   if (auto e = keys.get("hoodie.write.lock.filesystem.expire")) {
     LAKEGC_ASSIGN_OR_RETURN(s.expire_minutes, config::detail::parse_int(*e, 0, "a whole number of minutes >= 0"));

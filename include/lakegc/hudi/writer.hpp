@@ -38,6 +38,7 @@
 #include "lakegc/core/json_writer.hpp"
 #include "lakegc/core/load_view.hpp"
 #include "lakegc/hudi/table_properties.hpp"
+#include "lakegc/policy/config.hpp"
 #include "lakegc/storage/path.hpp"
 #include "lakegc/storage/storage.hpp"
 
@@ -65,16 +66,6 @@ inline std::uint32_t crc32(std::string_view data) {
 }
 
 using lakegc::json_quote;
-
-/// A value escaped as java.util.Properties.store writes it.
-inline std::string properties_escape(std::string_view s) {
-  std::string out;
-  for (const char c : s) {
-    if (c == ':' || c == '=' || c == '\\' || c == '#' || c == '!') out += '\\';
-    out += c;
-  }
-  return out;
-}
 
 }  // namespace detail
 
@@ -256,7 +247,7 @@ class table_writer {
     };
     if (partitioned) kv.emplace_back("hoodie.table.partition.fields", partition_fields);
     std::string out = "#Properties saved by lakegc\n";
-    for (const auto& [k, v] : kv) out += fmt::format("{}={}\n", k, detail::properties_escape(v));
+    for (const auto& [k, v] : kv) out += fmt::format("{}={}\n", k, config::properties_escape(v, /*key=*/false));
     return out;
   }
 

@@ -18,13 +18,17 @@
 #pragma once
 
 #include <charconv>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <regex>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <variant>
+
+#include <fmt/format.h>
 
 #include "lakegc/policy/cleaning.hpp"
 
@@ -401,6 +405,87 @@ inline const std::set<std::string>& known_clean_keys() {
       return absl::InvalidArgumentError(fmt::format("{}:{}: expected key=value", source, line_no));
     }
     out[key] = value;
+  }
+  return out;
+}
+
+/// `s` escaped as java.util.Properties.store writes a key (`key`) or a
+/// value, so that parse_properties (and Java's Properties.load, which reads
+/// ISO 8859-1) reads it back: `\`, `=`, `:`, `#`, `!`, tab, newline,
+/// return and form feed escaped, a space escaped in a key and at the start
+/// of a value, other control characters and every non-ASCII character as
+/// \uXXXX (UTF-16 units, a surrogate pair above U+FFFF). Bytes that are not
+/// well-formed UTF-8 are kept as they are (parse_properties keeps them too).
+[[nodiscard]] inline std::string properties_escape(std::string_view s, bool key) {
+  std::string out;
+  const auto unit = [&](std::uint32_t u) { out += fmt::format("\\u{:04X}", u); };
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {
+      // A well-formed UTF-8 sequence (no overlong form, no surrogate).
+      const std::size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
+      std::uint32_t cp = n == 4 ? c & 0x07u : n == 3 ? c & 0x0Fu : c & 0x1Fu;
+      bool ok = n != 0 && i + n <= s.size() && c <= 0xF4;
+      for (std::size_t k = 1; ok && k < n; ++k) {
+        const auto b = static_cast<unsigned char>(s[i + k]);
+        ok = (b & 0xC0) == 0x80;
+        cp = (cp << 6) | (b & 0x3Fu);
+      }
+      const std::uint32_t least = n == 4 ? 0x10000 : n == 3 ? 0x800 : 0x80;
+      ok = ok && cp >= least && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
+      if (!ok) {
+        out += static_cast<char>(c);
+        continue;
+      }
+      if (cp >= 0x10000) {
+        unit(0xD800 + ((cp - 0x10000) >> 10));
+        unit(0xDC00 + ((cp - 0x10000) & 0x3FF));
+      } else {
+        unit(cp);
+      }
+      i += n - 1;
+      continue;
+    }
+    switch (c) {
+      case '\\': out += "\\\\"; break;
+      case '\t': out += "\\t"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\f': out += "\\f"; break;
+      case '=':
+      case ':':
+      case '#':
+      case '!':
+        out += '\\';
+        out += static_cast<char>(c);
+        break;
+      case ' ':
+        if (key || i == 0) out += '\\';
+        out += ' ';
+        break;
+      default:
+        if (c < 0x20 || c == 0x7F) {
+          unit(c);
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out;
+}
+
+/// `props` as a properties file (a `#` comment line first, then one
+/// `key=value` line per entry, in key order) that parse_properties reads
+/// back as `props`.
+[[nodiscard]] inline std::string format_properties(const Properties& props, std::string_view comment) {
+  std::string out = "#";
+  for (const char c : comment) out += c == '\n' || c == '\r' ? ' ' : c;
+  out += '\n';
+  for (const auto& [k, v] : props) {
+    out += properties_escape(k, /*key=*/true);
+    out += '=';
+    out += properties_escape(v, /*key=*/false);
+    out += '\n';
   }
   return out;
 }
