@@ -16,12 +16,15 @@
 //
 // JSON shape (--execute):
 //   {"table", "lock", "executed": bool, "archived": [{"requested", "action", "state"}],
+//    "resumed": ["<instant>", ...],   (archived by a crashed run, its files deleted now)
 //    "entries": [{"file", "requested", "action", "state"}], "entries_written": N,
 //    "entries_already_archived": N, "archive_files_written": [...], "markers_deleted": [...],
 //    "instant_files_deleted": [...], "plan": {<plan archive --json fields>}}
 #pragma once
 
+#include <algorithm>
 #include <memory>
+#include <vector>
 #include <optional>
 #include <span>
 #include <string>
@@ -71,8 +74,13 @@ exit codes: 0 success, 1 refused, 2 bad usage or bad input
 
 namespace detail {
 
-inline std::string archive_execution_text(const hudi::ArchiveExecution& e, const std::string& lock) {
+inline std::string archive_execution_text(const std::vector<Instant>& resumed, const hudi::ArchiveExecution& e,
+                                          const std::string& lock) {
   std::string out;
+  for (const Instant& i : resumed) {
+    appendln(out, "resumed: {} {} was archived by a run that stopped before deleting all its files", i.requested,
+             to_string(i.action));
+  }
   if (e.entries.empty()) {
     appendln(out, "nothing archived: the plan archives no instant");
   } else {
@@ -92,8 +100,8 @@ inline std::string archive_execution_text(const hudi::ArchiveExecution& e, const
   return out;
 }
 
-inline std::string archive_execution_json(const ArchiveReport& r, const hudi::ArchiveExecution& e,
-                                          const std::string& lock) {
+inline std::string archive_execution_json(const ArchiveReport& r, const std::vector<Instant>& resumed,
+                                          const hudi::ArchiveExecution& e, const std::string& lock) {
   json_writer j;
   j.begin_object();
   j.key("table").value(r.path);
@@ -107,6 +115,9 @@ inline std::string archive_execution_json(const ArchiveReport& r, const hudi::Ar
     j.key("state").value(to_string(i.state));
     j.end_object();
   }
+  j.end_array();
+  j.key("resumed").begin_array();
+  for (const Instant& i : resumed) j.value(i.requested.str());
   j.end_array();
   j.key("entries").begin_array();
   for (const hudi::ArchiveEntry& x : e.entries) {
@@ -185,8 +196,19 @@ inline int run_archive(std::span<const std::string> args) {
   if (!report.ok()) return detail::input_error(report.status());
   if (auto why = detail::undecided(report->plan)) return refuse(*why);
   const auto where = hudi::TableLocation::of((*table)->path);
+  // A crashed run's instants first: archived, their files not all deleted.
+  auto archive = hudi::read_archived_timeline(storage, tprops);
+  if (!archive.ok()) return detail::input_error(archive.status());
+  const std::vector<Instant> resumed = hudi::interrupted_archival(*archive, (*table)->metadata.timeline);
+  std::vector<Instant> instants = resumed;
+  for (const Instant& i : report->plan.archived) {
+    if (std::none_of(resumed.begin(), resumed.end(), [&](const Instant& r) { return r.requested == i.requested; }))
+      instants.push_back(i);
+  }
+  std::sort(instants.begin(), instants.end(),
+            [](const Instant& x, const Instant& y) { return x.requested < y.requested; });
   // Every entry converted before anything changes.
-  auto entries = hudi::archive_entries(storage, tprops, where, report->plan.archived);
+  auto entries = hudi::archive_entries(storage, tprops, where, instants);
   if (!entries.ok()) return refuse(fmt::format("{}; nothing was changed", message_of(entries.status())));
   hudi::ArchiveWriteOptions o;
   o.batch = settings->archival_batch;
@@ -195,9 +217,9 @@ inline int run_archive(std::span<const std::string> args) {
   if (Status st = locked->hold->release(); !st.ok()) return detail::input_error(st);
   const std::string lock_text = detail::lock_text(locked->lock);
   if (a->flag("--json")) {
-    detail::print_out(detail::archive_execution_json(*report, *done, lock_text));
+    detail::print_out(detail::archive_execution_json(*report, resumed, *done, lock_text));
   } else {
-    detail::print_out(archive_text(*report, true) + '\n' + detail::archive_execution_text(*done, lock_text));
+    detail::print_out(archive_text(*report, true) + '\n' + detail::archive_execution_text(resumed, *done, lock_text));
   }
   return exit_ok;
 }

@@ -71,6 +71,7 @@
 #include "lakegc/core/instant.hpp"
 #include "lakegc/core/instant_time.hpp"
 #include "lakegc/core/status.hpp"
+#include "lakegc/core/timeline.hpp"
 #include "lakegc/hudi/archived_entry_schema.hpp"
 #include "lakegc/hudi/archived_timeline.hpp"
 #include "lakegc/hudi/avro/datum.hpp"
@@ -465,6 +466,23 @@ template <ReadableStorage S>
       LAKEGC_ASSIGN_OR_RETURN(avro::datum e, detail::convert_instant_file(storage, props, loc, *f));
       out.push_back({f->name, t, f->parsed.action, f->parsed.state, std::move(e)});
     }
+  }
+  return out;
+}
+
+/// Instants a crashed run archived but did not finish deleting: completed on
+/// the active timeline and archived in the completed state (an instant's
+/// entries are written in one file, so all of it is in the archive). The
+/// next run deletes their files, as the crashed one would have.
+[[nodiscard]] inline std::vector<Instant> interrupted_archival(const archived_timeline& archive,
+                                                               const Timeline& active) {
+  std::set<std::pair<InstantTime, Action>> done;
+  for (const archived_instant& i : archive.instants) {
+    if (i.state == State::completed) done.emplace(i.requested, detail::comparable_action(i.action));
+  }
+  std::vector<Instant> out;
+  for (const Instant& i : active.instants()) {
+    if (i.is_completed() && done.contains({i.requested, detail::comparable_action(i.action)})) out.push_back(i);
   }
   return out;
 }

@@ -296,6 +296,17 @@ TEST_CASE("a crash after any change: the rerun finishes, nothing archived twice"
                                                               : ".commit";
       if (tb.storage.stat(fmt::format(".hoodie/{}{}", i.requested, file)).ok()) left.push_back(i);
     }
+    // Once the archive file is written, those are what interrupted_archival finds.
+    if (n >= 1) {
+      const auto active = load_timeline(tb.storage, tb.props, tb.where);
+      HUDI_REQUIRE_OK(active);
+      const auto archive = read_archived_timeline(tb.storage, tb.props);
+      HUDI_REQUIRE_OK(archive);
+      std::vector<InstantTime> resumed, want;
+      for (const Instant& i : interrupted_archival(*archive, *active)) resumed.push_back(i.requested);
+      for (const Instant& i : left) want.push_back(i.requested);
+      CHECK(resumed == want);
+    }
     auto entries = archive_entries(tb.storage, tb.props, tb.where, left);
     HUDI_REQUIRE_OK(entries);
     HUDI_REQUIRE_OK(execute_archive(tb.storage, tb.props, tb.where, std::move(*entries)));
