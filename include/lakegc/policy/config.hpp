@@ -319,7 +319,7 @@ inline const std::set<std::string>& known_clean_keys() {
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     std::size_t i = 0;
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\f')) ++i;
     line.remove_prefix(i);
     if (logical.empty() && (line.empty() || line.front() == '#' || line.front() == '!')) continue;
     // An odd number of trailing backslashes continues the line.
@@ -334,6 +334,9 @@ inline const std::set<std::string>& known_clean_keys() {
     std::string value;
     bool in_value = false;
     bool skipping_sep = false;
+    // As Java's Properties.load: whitespace around ONE '=' or ':' separates
+    // key and value; a second '=' or ':' starts the value ("k==v" is "=v").
+    bool had_sep = false;
     for (std::size_t k = 0; k < logical.size(); ++k) {
       char ch = logical[k];
       if (ch == '\\' && k + 1 < logical.size()) {
@@ -391,12 +394,17 @@ inline const std::set<std::string>& known_clean_keys() {
         (in_value ? value : key) += ch;
         continue;
       }
-      if (!in_value && (ch == '=' || ch == ':' || ch == ' ' || ch == '\t')) {
+      if (!in_value && (ch == '=' || ch == ':' || ch == ' ' || ch == '\t' || ch == '\f')) {
         in_value = true;
         skipping_sep = true;
+        had_sep = ch == '=' || ch == ':';
         continue;
       }
-      if (skipping_sep && (ch == ' ' || ch == '\t' || ch == '=' || ch == ':')) continue;
+      if (skipping_sep && (ch == ' ' || ch == '\t' || ch == '\f')) continue;
+      if (skipping_sep && !had_sep && (ch == '=' || ch == ':')) {
+        had_sep = true;
+        continue;
+      }
       skipping_sep = false;
       (in_value ? value : key) += ch;
     }

@@ -294,4 +294,28 @@ TEST_CASE("parse_properties: errors name the file and line") {
   CHECK(message_of(bad_escape.status()).find("job.properties:3") != std::string_view::npos);
 }
 
+TEST_CASE("parse_properties: one separator between key and value, as Java's Properties.load") {
+  auto props = parse_properties("a==b\nc = :d\ne : f\ng\f=\fh\n\fi j\n", "job.properties");
+  REQUIRE_MESSAGE(props.ok(), std::string(message_of(props.status())));
+  const Properties expected = {{"a", "=b"}, {"c", ":d"}, {"e", "f"}, {"g", "h"}, {"i", "j"}};
+  CHECK(*props == expected);
+}
+
+TEST_CASE("format_properties: escapes as Java's Properties.store, and parse_properties reads it back") {
+  const Properties props = {{"plain", "v"},
+                            {"key with spaces", " leading and trailing "},
+                            {"sep=:#!", "a=b:c#d!e\\f"},
+                            {"controls", "tab\tnl\ncr\rff\fbell\a"},
+                            {"unicode", "caf\u00e9 \u20ac \U0001F600"},
+                            {"not utf-8", "\xff\xc3("}};
+  const std::string text = format_properties(props, "comment\nwith a newline");
+  CHECK(text.starts_with("#comment with a newline\n"));
+  CHECK(text.find("key\\ with\\ spaces=\\ leading and trailing \n") != std::string::npos);
+  CHECK(text.find("unicode=caf\\u00E9 \\u20AC \\uD83D\\uDE00\n") != std::string::npos);
+  CHECK(text.find("controls=tab\\tnl\\ncr\\rff\\fbell\\u0007\n") != std::string::npos);
+  auto back = parse_properties(text, "written.properties");
+  REQUIRE_MESSAGE(back.ok(), std::string(message_of(back.status())));
+  CHECK(*back == props);
+}
+
 }  // namespace lakegc::tests::config_test
