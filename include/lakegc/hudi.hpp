@@ -27,6 +27,7 @@
 #include "lakegc/hudi/byte_cursor.hpp"
 #include "lakegc/hudi/clean_instants.hpp"
 #include "lakegc/hudi/delete_partition_commit.hpp"
+#include "lakegc/hudi/empty_clean_repair.hpp"
 #include "lakegc/hudi/hfile/avro_records.hpp"
 #include "lakegc/hudi/hfile/block.hpp"
 #include "lakegc/hudi/hfile/compression.hpp"

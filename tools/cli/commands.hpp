@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
@@ -22,6 +23,7 @@
 #include "archive.hpp"
 #include "args.hpp"
 #include "lakegc/exec/clean_report.hpp"
+#include "lakegc/hudi/empty_clean_repair.hpp"
 #include "lakegc/hudi/lock.hpp"
 #include "lakegc/hudi/metadata_table/clean_update.hpp"
 #include "lakegc/storage/crash_storage.hpp"
@@ -162,6 +164,45 @@ exit codes: 0 success, 1 refused, 2 bad usage or bad input
 )";
 
 namespace detail {
+
+inline std::vector<std::string> instant_strings(const std::vector<InstantTime>& ts) {
+  std::vector<std::string> out;
+  for (const InstantTime& t : ts) out.push_back(t.str());
+  return out;
+}
+
+// The repair of 0-byte completed cleans before `clean --execute` plans: an
+// exit code where the run must stop (a refusal), else what was repaired.
+template <class S, class J, class P, class Refuse>
+[[nodiscard]] StatusOr<std::variant<int, hudi::EmptyCleanRepair>> repair_empty_cleans(S& storage, J& journal,
+                                                                                      const P& policy,
+                                                                                      const TableLock* lock,
+                                                                                      std::int64_t now, Refuse refuse) {
+  LAKEGC_ASSIGN_OR_RETURN(
+      auto found, hudi::repair_empty_completed_cleans(storage, journal.properties(), journal.location(), false));
+  if (!found.needed()) return found;
+  LAKEGC_ASSIGN_OR_RETURN(TableMetadata md, journal.load());
+  if (clean_not_due(md, policy.scope())) return hudi::EmptyCleanRepair{};  // Hudi repairs only when it schedules
+  if (!journal.properties().metadata_partitions.empty()) {
+    return refuse(
+        fmt::format("the completed clean {} is a 0-byte file (a clean that crashed while completing) and "
+                    "the table has a metadata table, whose state for that clean lakegc does not repair; "
+                    "nothing was changed (run Hudi's cleaner)",
+                    found.emptied.front()));
+  }
+  TableLockHold hold(lock);
+  if (!hold.status().ok()) return refuse(fmt::format("taking the table lock: {}", message_of(hold.status())));
+  LAKEGC_ASSIGN_OR_RETURN(md, journal.load());
+  if (clean_not_due(md, policy.scope())) return hudi::EmptyCleanRepair{};
+  LAKEGC_ASSIGN_OR_RETURN(auto done,
+                          hudi::repair_empty_completed_cleans(storage, journal.properties(), journal.location(), true));
+  if (done.replan) {
+    LAKEGC_ASSIGN_OR_RETURN(md, journal.load());
+    LAKEGC_RETURN_IF_ERROR(journal.request_clean(allocate_instant(md, now), done.replan->second));
+  }
+  LAKEGC_RETURN_IF_ERROR(annotate(hold.release(), "releasing the table lock after the repair"));
+  return done;
+}
 
 // plan clean and clean --dry-run share this.
 inline int run_plan(std::string_view command, const ParsedArgs& a) {
@@ -318,6 +359,13 @@ inline int run_clean(std::span<const std::string> args) {
       rollback_cli::rollback_before_clean(*journal, storage, **table, props, lock ? &*lock : nullptr, now);
   if (!rolled_back.ok()) return detail::input_error(rolled_back.status());
   if (rolled_back->refusal) return refuse(*rolled_back->refusal + "; nothing was changed");
+  // A clean that crashed while completing left a 0-byte completed file:
+  // when a clean is due, Hudi's scheduling deletes it and schedules its plan
+  // again, under the lock (hudi/empty_clean_repair.hpp); so does lakegc.
+  auto repaired = detail::repair_empty_cleans(storage, *journal, *policy, lock ? &*lock : nullptr, now, refuse);
+  if (!repaired.ok()) return detail::input_error(repaired.status());
+  if (std::holds_alternative<int>(*repaired)) return std::get<int>(*repaired);
+  const hudi::EmptyCleanRepair& repair = std::get<hudi::EmptyCleanRepair>(*repaired);
   // The metadata table: checked before anything is deleted, written before
   // each clean completes (hudi/metadata_table/clean_update.hpp).
   std::vector<std::string> mdt_updated;
@@ -354,6 +402,12 @@ inline int run_clean(std::span<const std::string> args) {
     j.key("table").value((*table)->path);
     j.key("lock").value(lock_text);
     j.key("metadata_table_partitions_updated").strings(mdt_updated);
+    j.key("empty_cleans_repaired").strings(detail::instant_strings(repair.emptied));
+    if (repair.replan) {
+      j.key("replanned_clean").value(repair.replan->first.str());
+    } else {
+      j.key("replanned_clean").null();
+    }
     j.key("failed_writes_rolled_back").begin_array();
     for (const hudi::RolledBack& d : rolled_back->done) {
       j.begin_object();
@@ -369,6 +423,11 @@ inline int run_clean(std::span<const std::string> args) {
     detail::print_out(j.str());
   } else {
     std::string first;
+    for (const InstantTime& t : repair.emptied) {
+      first += fmt::format("repaired the 0-byte completed clean {} (a clean that crashed while completing): {}\n", t,
+                           repair.replan && repair.replan->first == t ? "its plan is scheduled again, as Hudi does"
+                                                                      : "its plan was empty, the clean is removed");
+    }
     for (const hudi::RolledBack& d : rolled_back->done) {
       first += fmt::format("rolled back failed write {} {} first (LAZY) as rollback {}: {} file(s) deleted\n",
                            d.failed.action, d.failed.commit_time, d.rollback_instant, d.tally.files_deleted);

@@ -188,7 +188,14 @@ template <ReadableStorage S>
         }
         break;
       }
-      case detail::file_kind::cleaner_plan: LAKEGC_RETURN_IF_ERROR(decode_cleaner_plan(bytes, where).status()); break;
+      case detail::file_kind::cleaner_plan:
+        // A 0-byte plan is a crash while the clean was requested. Under a
+        // 0-byte completed clean Hudi's scheduling removes it
+        // (hudi/empty_clean_repair.hpp); a pending clean with it fails when
+        // its plan is read to finish it (read_clean_plan), as in Hudi.
+        if (bytes.empty()) break;
+        LAKEGC_RETURN_IF_ERROR(decode_cleaner_plan(bytes, where).status());
+        break;
       case detail::file_kind::clean_metadata: {
         // A 0-byte completed clean is a clean that crashed while
         // completing (local and HDFS file systems); Hudi re-runs its

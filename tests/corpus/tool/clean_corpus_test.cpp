@@ -299,4 +299,102 @@ TEST_CASE("with a metadata table, a crash after any single change is finished by
   CHECK(crashes >= 7);  // requested, inflight, the deletes, four metadata-table changes, completed
 }
 
+namespace {
+
+// A table whose newest completed clean is a 0-byte file, as a crash while it
+// completed leaves it: lakegc cleans a copy, then the clean's files are
+// moved to an instant before the table's last commits (so a clean is due
+// again) and its completed file emptied. Returns the clean's instant.
+std::string plant_empty_completed_clean(const fs::path& root, bool empty_plan) {
+  const tool_result first = run_tool(clean_args(root, {"--no-concurrent-writers"}));
+  REQUIRE_MESSAGE(first.code == 0, first.err);
+  const fs::path tl = root / ".hoodie" / "timeline";
+  const std::string moved = "20260307135705000";  // after 20260307135702545's commit, before the last writes
+  for (const auto& e : fs::directory_iterator(tl)) {
+    const std::string n = e.path().filename().string();
+    if (!n.starts_with(kNow)) continue;
+    std::string to;
+    if (n.ends_with(".clean.requested")) to = moved + ".clean.requested";
+    if (n.ends_with(".clean.inflight")) to = moved + ".clean.inflight";
+    if (n.ends_with(".clean") && n.find('_') != std::string::npos) to = moved + "_20260307135705500.clean";
+    REQUIRE_MESSAGE(!to.empty(), "unexpected file " << n);
+    fs::rename(e.path(), tl / to);
+  }
+  fs::resize_file(tl / (moved + "_20260307135705500.clean"), 0);
+  if (empty_plan) fs::resize_file(tl / (moved + ".clean.requested"), 0);
+  return moved;
+}
+
+std::vector<std::string> clean_files(const fs::path& root) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(root / ".hoodie" / "timeline")) {
+    const std::string n = e.path().filename().string();
+    if (n.find(".clean") != std::string::npos) out.push_back(n + (fs::file_size(e.path()) == 0 ? " (empty)" : ""));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a 0-byte completed clean: its plan is scheduled again and both finish, as Hudi's scheduling repairs it") {
+  temp_dir tmp;
+  const fs::path root = fresh_copy(kTable, tmp.path() / "t");
+  const std::string moved = plant_empty_completed_clean(root, false);
+
+  // Not due (the trigger wants more commits): Hudi does not schedule, so it
+  // repairs nothing, and neither does lakegc.
+  const tool_result not_due =
+      run_tool(clean_args(root, {"--no-concurrent-writers", "--json", "--conf", "hoodie.clean.max.commits=50"}));
+  REQUIRE_MESSAGE(not_due.code == 0, not_due.err);
+  CHECK(json_doc(not_due.out).root["empty_cleans_repaired"].get_array().size() == 0);
+  CHECK(fs::file_size(root / ".hoodie" / "timeline" / (moved + "_20260307135705500.clean")) == 0);
+
+  const tool_result r = run_tool(clean_args(root, {"--no-concurrent-writers", "--json"}));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  json_doc j(r.out);
+  REQUIRE(j.root["empty_cleans_repaired"].get_array().size() == 1);
+  CHECK(str(j.root["empty_cleans_repaired"].at(0)) == moved);
+  CHECK(str(j.root["replanned_clean"]) == moved);
+  // The old clean finished from its plan, and the same plan ran again as a
+  // new clean at --now; no completed clean is empty any more.
+  const std::vector<std::string> files = clean_files(root);
+  CHECK(std::count_if(files.begin(), files.end(), [](const std::string& f) { return f.ends_with(".clean (empty)"); }) ==
+        0);
+  CHECK(std::count_if(files.begin(), files.end(),
+                      [&](const std::string& f) { return f.starts_with(moved + "_") && f.ends_with(".clean"); }) == 1);
+  CHECK(std::count_if(files.begin(), files.end(),
+                      [&](const std::string& f) { return f.starts_with(kNow + "_") && f.ends_with(".clean"); }) == 1);
+  CHECK(run_tool({"inspect", root.string()}).code == 0);
+}
+
+TEST_CASE("a 0-byte completed clean whose plan is empty too leaves the timeline, and a new clean is planned") {
+  temp_dir tmp;
+  const fs::path root = fresh_copy(kTable, tmp.path() / "t");
+  const std::string moved = plant_empty_completed_clean(root, true);
+  const tool_result r = run_tool(clean_args(root, {"--no-concurrent-writers", "--json"}));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  json_doc j(r.out);
+  REQUIRE(j.root["empty_cleans_repaired"].get_array().size() == 1);
+  CHECK(is_null(j.root["replanned_clean"]));
+  for (const std::string& f : clean_files(root)) CHECK_FALSE(f.starts_with(moved));
+}
+
+TEST_CASE("a 0-byte completed clean on a table with a metadata table is refused, nothing changed") {
+  temp_dir tmp;
+  const fs::path root = fresh_copy(kMdtTable, tmp.path() / "m");
+  // A clean that crashed while completing, between two of the table's deltacommits.
+  const fs::path tl = root / ".hoodie" / "timeline";
+  const std::string t = "20251220210126500";
+  for (const std::string& f : {t + ".clean.requested", t + ".clean.inflight", t + "_20251220210126900.clean"}) {
+    spit(tl / f, "");
+  }
+  const auto before = files_under(root);
+  const tool_result r = run_tool(clean_args(root, {"--no-concurrent-writers"}));
+  CHECK(r.code == 1);
+  CHECK_MESSAGE(r.err.find(t) != std::string::npos, r.err);
+  CHECK_MESSAGE(r.err.find("0-byte") != std::string::npos, r.err);
+  CHECK(files_under(root) == before);
+}
+
 }  // namespace lakegc::tests::clean_corpus_test
