@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "lakegc/hudi/avro_writer.hpp"
+#include "lakegc/hudi/delete_partition_commit.hpp"
 #include "lakegc/hudi/log/read_blocks.hpp"
 #include "lakegc/hudi/metadata_codec.hpp"
 #include "lakegc/hudi/rollback_records.hpp"
@@ -216,6 +217,31 @@ TEST_CASE("every file of each archived instant becomes Hudi's archived entry, re
   CHECK(e[9].entry.field("hoodieCompactionPlan").field("version").as_int() == 2);
   CHECK(e[10].entry.field("hoodieCompactionPlan").is_null());
   CHECK(e[11].entry.field("actionType").as_string() == "commit");
+}
+
+TEST_CASE("a replacecommit: its Avro requested plan, JSON inflight and completed metadata, read back") {
+  table tb;
+  DeletePartitionCommit c;
+  c.partition_to_replace_file_ids["2024/01/01"] = {"f1-0", "f2-0"};
+  tb.put("20240101050000000.replacecommit.requested", delete_partition_requested().value());
+  tb.put("20240101050000000.replacecommit.inflight", delete_partition_inflight(TimelineLayout::v1).value());
+  tb.put("20240101050000000.replacecommit", delete_partition_completed(TimelineLayout::v1, c).value());
+  auto entries = archive_entries(tb.storage, tb.props, tb.where,
+                                 {Instant{t("20240101050000000"), {}, Action::replacecommit, State::completed}});
+  HUDI_REQUIRE_OK(entries);
+  REQUIRE(entries->size() == 3);
+  const auto& e = *entries;
+  CHECK(e[0].entry.field("hoodieRequestedReplaceMetadata").field("operationType").as_string() == "DELETE_PARTITION");
+  CHECK(e[1].entry.field("HoodieInflightReplaceMetadata").field("operationType").as_string() == "DELETE_PARTITION");
+  CHECK(e[1].entry.field("hoodieCommitMetadata").is_null());
+  CHECK(e[2].entry.field("hoodieReplaceCommitMetadata").field("partitionToReplaceFileIds").size() == 1);
+  CHECK(e[2].entry.field("actionType").as_string() == "replacecommit");
+  HUDI_REQUIRE_OK(execute_archive(tb.storage, tb.props, tb.where, std::move(*entries)));
+  const auto back = read_archived_timeline(tb.storage, tb.props);
+  HUDI_REQUIRE_OK(back);
+  REQUIRE(back->commits.count(t("20240101050000000")) == 1);
+  CHECK(back->commits.at(t("20240101050000000")).partition_to_replace_file_ids == c.partition_to_replace_file_ids);
+  CHECK(tb.files_under(".hoodie/2024").empty());
 }
 
 TEST_CASE("a new archive file per run after the newest, blocks of hoodie.commits.archival.batch, markers deleted") {
