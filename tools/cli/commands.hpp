@@ -204,6 +204,37 @@ template <class S, class J, class P, class Refuse>
   return done;
 }
 
+// The steps `clean --execute` takes before it plans (a LAZY rollback of
+// expired failed writes, the repair of a 0-byte completed clean), as the
+// dry run reports them: one line each.
+[[nodiscard]] inline StatusOr<std::vector<std::string>> clean_execute_first(Table& table,
+                                                                            const config::Properties& props,
+                                                                            std::int64_t now) {
+  std::vector<std::string> out;
+  LAKEGC_ASSIGN_OR_RETURN(auto options, rollback_cli::service_options(props, nullptr, now));
+  if (options.rollback.policy == FailedWritesPolicy::lazy) {
+    hudi::rollback_service<posix_storage> service(*table.journal, options);
+    LAKEGC_ASSIGN_OR_RETURN(auto planned, rollback_cli::checked_plan(service, *table.storage, table));
+    for (const auto& [t, plan] : planned.pending) {
+      out.push_back(fmt::format("finish the pending rollback {} of {} (LAZY failed-writes policy)", t,
+                                plan.instant_to_rollback->commit_time));
+    }
+    for (const RollbackAction& ra : planned.plan.rollbacks) {
+      out.push_back(fmt::format("roll back the failed write {} {} ({}; LAZY failed-writes policy)",
+                                to_string(ra.action), ra.instant, ra.reason));
+    }
+    if (planned.refusal) out.push_back(fmt::format("refuse: {}", *planned.refusal));
+  }
+  LAKEGC_ASSIGN_OR_RETURN(auto repair, hudi::repair_empty_completed_cleans(*table.storage, table.journal->properties(),
+                                                                           table.journal->location(), false));
+  for (const InstantTime& t : repair.emptied) {
+    out.push_back(fmt::format("repair the 0-byte completed clean {} if a clean is due ({})", t,
+                              repair.replan && repair.replan->first == t ? "its plan is scheduled again"
+                                                                         : "its plan is empty: the clean is removed"));
+  }
+  return out;
+}
+
 // plan clean and clean --dry-run share this.
 inline int run_plan(std::string_view command, const ParsedArgs& a) {
   config::Properties props;
@@ -217,6 +248,15 @@ inline int run_plan(std::string_view command, const ParsedArgs& a) {
   auto report = plan_clean_report(**table, props, now_ms, listing_progress::wanted());
   if (!report.ok()) return input_error(report.status());
   print_out(a.flag("--json") ? plan_json(*report) : plan_text(*report));
+  if (command == "clean") {
+    // What `clean --execute` does before it plans, which the plan above
+    // does not show (on stderr with --json, so stdout stays one document).
+    auto first = clean_execute_first(**table, props, now_ms);
+    if (!first.ok()) return input_error(first.status());
+    for (const std::string& line : *first) {
+      fmt::print(a.flag("--json") ? stderr : stdout, "--execute would first {}\n", line);
+    }
+  }
   return exit_ok;
 }
 

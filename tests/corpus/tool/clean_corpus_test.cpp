@@ -350,6 +350,11 @@ TEST_CASE("a 0-byte completed clean: its plan is scheduled again and both finish
   CHECK(json_doc(not_due.out).root["empty_cleans_repaired"].get_array().size() == 0);
   CHECK(fs::file_size(root / ".hoodie" / "timeline" / (moved + "_20260307135705500.clean")) == 0);
 
+  const tool_result dry = run_tool({"clean", root.string(), "--now", kNow});
+  REQUIRE_MESSAGE(dry.code == 0, dry.err);
+  CHECK_MESSAGE(dry.out.find("--execute would first repair the 0-byte completed clean " + moved) != std::string::npos,
+                dry.out);
+  CHECK(fs::file_size(root / ".hoodie" / "timeline" / (moved + "_20260307135705500.clean")) == 0);
   const tool_result r = run_tool(clean_args(root, {"--no-concurrent-writers", "--json"}));
   REQUIRE_MESSAGE(r.code == 0, r.err);
   json_doc j(r.out);

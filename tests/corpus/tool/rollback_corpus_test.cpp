@@ -265,6 +265,13 @@ TEST_CASE("clean --execute: LAZY rolls an expired failed write back first, as Hu
   CHECK(fs::exists(p.root / p.file));
   CHECK(fs::exists(tl / (kFailed + ".inflight")));
 
+  // The dry run says what --execute does before it plans.
+  const tool_result dry =
+      run_tool({"clean", p.root.string(), "--now", kNow, "--conf", "hoodie.clean.failed.writes.policy=LAZY"});
+  REQUIRE_MESSAGE(dry.code == 0, dry.err);
+  CHECK_MESSAGE(dry.out.find("--execute would first roll back the failed write commit " + kFailed) != std::string::npos,
+                dry.out);
+  CHECK(fs::exists(p.root / p.file));
   const tool_result lazy = clean({"--conf", "hoodie.clean.failed.writes.policy=LAZY", "--json"});
   REQUIRE_MESSAGE(lazy.code == 0, lazy.err);
   json_doc j(lazy.out);
