@@ -142,9 +142,15 @@ TEST_CASE("lakegc archive --execute moves the plan's instants into the archive l
       }
     }
 
-    // Nothing more to archive: a rerun changes nothing.
-    r = run_tool(archive_args(root, {"--execute", "--no-concurrent-writers"}));
+    // Nothing more to archive: a rerun, under Hudi's file-system lock this
+    // time, changes nothing (the lock file comes and goes).
+    r = run_tool(archive_args(root, {"--execute", "--json", "--conf",
+                                     "hoodie.write.lock.provider=org.apache.hudi.client.transaction.lock."
+                                     "FileSystemBasedLockProvider"}));
     REQUIRE_MESSAGE(r.code == 0, r.err);
+    json_doc locked(r.out);
+    CHECK(str(locked.root["lock"]) == "file-system lock .hoodie/lock");
+    CHECK_FALSE(locked.root["executed"].get_bool().value());
     CHECK(files_under(root) == after);
   }
 }
