@@ -24,6 +24,9 @@
 #include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
+#include <simdjson.h>
+
 #include "lakegc/core/json_writer.hpp"
 #include "lakegc/core/status.hpp"
 #include "lakegc/core/timeline.hpp"
@@ -85,9 +88,23 @@ namespace detail {
   return detail::encode_one(metadata_table::schemas::commit_metadata, m);
 }
 
-/// The completed replacecommit.
+/// The completed replacecommit. InvalidArgument when a partition path or
+/// file id is not UTF-8 (a directory name may be any bytes): neither Hudi's
+/// JSON nor its Avro strings can carry it, and Hudi would read another name.
 [[nodiscard]] inline StatusOr<std::string> delete_partition_completed(TimelineLayout layout,
                                                                       const DeletePartitionCommit& c) {
+  // Found by the commit_metadata fuzz target's round trip: a name that is
+  // not UTF-8 was written as is, and the layout-1 file was not JSON.
+  const auto not_utf8 = [](std::string_view what, std::string_view s) -> Status {
+    if (simdjson::validate_utf8(s.data(), s.size())) return Status();
+    return absl::InvalidArgumentError(
+        fmt::format("delete_partition_completed: {} is not UTF-8, which a replacecommit cannot hold", what));
+  };
+  for (const auto& [p, ids] : c.partition_to_replace_file_ids) {
+    LAKEGC_RETURN_IF_ERROR(not_utf8(fmt::format("partition path '{}'", p), p));
+    for (const auto& id : ids) LAKEGC_RETURN_IF_ERROR(not_utf8(fmt::format("file id '{}'", id), id));
+  }
+  LAKEGC_RETURN_IF_ERROR(not_utf8("the schema", c.schema));
   std::map<std::string, std::string> extra;
   if (!c.schema.empty()) extra.emplace("schema", c.schema);
   if (layout == TimelineLayout::v1) {

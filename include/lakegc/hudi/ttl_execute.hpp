@@ -218,6 +218,10 @@ template <Storage S>
     out.files_written.push_back(rel);
     return Status();
   };
+  // Encoded before anything is written: a refusal (a name that is not
+  // UTF-8) must not leave a pending replacecommit behind.
+  const StatusOr<std::string> completed = delete_partition_completed(p.layout, out.commit);
+  LAKEGC_RETURN_IF_ERROR(completed.status());
   LAKEGC_RETURN_IF_ERROR(write(instant_file(p, t, Action::replacecommit, "requested"), delete_partition_requested()));
   LAKEGC_RETURN_IF_ERROR(
       write(instant_file(p, t, Action::replacecommit, "inflight"), delete_partition_inflight(p.layout)));
@@ -231,7 +235,7 @@ template <Storage S>
     out.completion = c;
     done = fmt::format("{}/{}_{}.replacecommit", p.timeline_dir, t, c);
   }
-  LAKEGC_RETURN_IF_ERROR(write(done, delete_partition_completed(p.layout, out.commit)));
+  LAKEGC_RETURN_IF_ERROR(write(done, completed));
   return out;
 }
 
