@@ -87,8 +87,11 @@ TEST_CASE("damaged instant files are errors naming the file; empty in-flight fil
       {"20250102000000000.rollback.inflight", "", true},
       {"20250102000000000.rollback.requested", "garbage", false},
       {"20250102000000000.rollback.requested", std::string("Obj\x01", 4) + "truncated", false},
-      {"20250102000000000.clean.requested", "", false},  // a plan is required
-      {"20250102000000000.savepoint", "{}", false},      // Avro expected
+      // A crash while requesting: the timeline loads (under a 0-byte completed
+      // clean Hudi's scheduling removes it); finishing the clean reads the
+      // plan and fails (below), as Hudi's does.
+      {"20250102000000000.clean.requested", "", true},
+      {"20250102000000000.savepoint", "{}", false},  // Avro expected
       {"20250102000000000.indexing.inflight", "{\"a\": [1, 2]}", true},
   };
   for (const Case& c : cases) {
@@ -101,6 +104,13 @@ TEST_CASE("damaged instant files are errors naming the file; empty in-flight fil
     INFO(c.name << " holding '" << c.bytes << "'");
     CHECK(md.ok() == c.ok);
     if (!md.ok()) CHECK_MESSAGE(msg(md.status()).find(c.name) != std::string::npos, msg(md.status()));
+    if (std::string_view(c.name).ends_with(".clean.requested") && c.bytes.empty()) {
+      auto t = InstantTime::parse("20250102000000000");
+      REQUIRE(t.ok());
+      auto plan = j->read_clean_plan(*t);
+      REQUIRE_FALSE(plan.ok());
+      CHECK_MESSAGE(msg(plan.status()).find(c.name) != std::string::npos, msg(plan.status()));
+    }
   }
 }
 
