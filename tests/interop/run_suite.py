@@ -80,7 +80,7 @@ DEFAULT_MATRIX = [
 ]
 ALL_COMBOS = [(v, t, m) for v in (6, 8, 9) for t in ("COW", "MOR") for m in ("off", "on")]
 
-CHECKS = ("selftest", "view", "clean", "orphans", "readback", "execute", "archive", "ttl", "rollback")
+CHECKS = ("selftest", "view", "clean", "orphans", "readback", "execute", "archive", "archive_execute", "ttl", "rollback")
 
 # Settings `lakegc clean --execute` runs under in the execute check.
 EXECUTE_GRID = [
@@ -1319,6 +1319,120 @@ class Suite:
             if not self.o.keep:
                 shutil.rmtree(copy, ignore_errors=True)
 
+    def check_archive_execute(self, hudi, tb):
+        """`lakegc archive --execute` on a copy of a layout-1 table (table
+        version 6), under the first setting of ARCHIVE_GRID under which lakegc's
+        plan (judged equal to Hudi's by the archive check) archives something:
+        Hudi 1.2 loads lakegc's archive log with its own classes
+        (ActiveTimelineV1, ArchivedTimelineV1, every state's details read by
+        Hudi's readers) and finds exactly the entries lakegc wrote and the active
+        timeline lakegc left; `hudi verify` loads both timelines with every
+        instant's details and reads the latest snapshot as before. The
+        default run does it on the first such table only (time); --seeds on
+        every one, plus a run crashed after its second change and resumed, and
+        Hudi writing on after it (`continue`, whose inline archival appends to
+        lakegc's archive)."""
+        if tb["version"] != 6 or (not self.o.seeds and getattr(self, "archive_executed", False)):
+            return
+        t0 = time.time()
+        for conf in ARCHIVE_GRID:
+            cargs = list(itertools.chain(*[["--conf", c] for c in conf]))
+            rc, plan, err = run_lakegc(self.o.lakegc, ["plan", "archive", self.ldir(tb), "--json"] + cargs, self.env)
+            if rc == 0 and plan and plan.get("archived"):
+                break
+        else:
+            return
+        self.archive_executed = True
+        label = " [%s]" % " ".join(conf)
+        for crash in ([None, 2] if self.o.seeds else [None]):
+            copy = tb["dir"] + ".archive"
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(self.ldir(tb), copy, symlinks=True)
+            largs = ["archive", copy, "--execute", "--json", "--no-concurrent-writers"] + cargs
+            lab = label + (", crashed after %d changes then resumed" % crash if crash else "")
+            repro = self.repro(tb, ["cp", "-r", tb["dir"], copy], ["tests/interop/hudi", "verify", copy, "--baseline", "EMPTY.json  # {}: prints the latest snapshot"],
+                               (["LAKEGC_CRASH_AFTER_MUTATIONS=%d" % crash] if crash else []) + [self.o.lakegc] + largs,
+                               ["tests/interop/hudi", "archived-timeline", copy],
+                               ["tests/interop/hudi", "verify", copy, "--baseline", copy + ".baseline.json"])
+            # The latest snapshot before, from a verify against an empty
+            # baseline (as the rollback check: archival changes no data file,
+            # and a full baseline's time travel costs ten times more).
+            base = copy + ".baseline.json"
+            with open(base, "w") as f:
+                json.dump({}, f)
+            b = hudi("verify", copy, "--baseline", base)
+            diffs0 = (b.get("result") or {}).get("differences") or []
+            latest = next((json.loads(m.group(1)) for d in diffs0
+                           for m in [re.match(r"latest snapshot: baseline null, now (\{.*\})$", d)] if m), None)
+            if latest is None:
+                self.diff("archive-execute", tb, ["no latest snapshot from hudi verify%s: %s" % (lab, b)], repro)
+                return
+            untouched = set(d for d in diffs0 if not d.startswith("latest snapshot:"))
+            with open(base, "w") as f:
+                json.dump({"latest": latest, "as_of": {}}, f)
+            if crash:
+                env = dict(self.env, LAKEGC_CRASH_AFTER_MUTATIONS=str(crash))
+                p = subprocess.run([self.o.lakegc] + [str(a) for a in largs], capture_output=True, text=True, env=env)
+                if p.returncode not in (0, 86):
+                    self.diff("archive-execute", tb, ["lakegc archive --execute (crashing) failed%s: exit %d: %s"
+                                                      % (lab, p.returncode, p.stderr.strip()[:300])], repro)
+                    continue
+            rc, out, err = run_lakegc(self.o.lakegc, largs, self.env)
+            if rc != 0 or out is None:
+                self.diff("archive-execute", tb, ["lakegc archive --execute failed%s (exit %d): %s"
+                                                  % (lab, rc, err.strip()[:300])], repro)
+                continue
+            texts = []
+            planned = [(i["requested"], i["action"]) for i in plan["archived"]]
+            if [(i["requested"], i["action"]) for i in out["archived"]] != planned and not crash:
+                texts.append("archived %s, the dry run planned %s" % (out["archived"], plan["archived"]))
+            h = hudi("archived-timeline", copy)
+            if h["exit"] != 0:
+                texts.append("hudi archived-timeline failed on lakegc's archive: %s" % h.get("error"))
+            else:
+                hres = h["result"]
+                lake_entries = sorted((e["requested"], e["action"], e["state"]) for e in out["entries"])
+                hudi_entries = sorted((i["requested"], i["action"], i["state"]) for i in hres["archived"])
+                if crash is None and lake_entries != hudi_entries:
+                    texts.append("archived entries: only lakegc %s, only Hudi %s"
+                                 % (sorted(set(lake_entries) - set(hudi_entries))[:6],
+                                    sorted(set(hudi_entries) - set(lake_entries))[:6]))
+                missing = [i for i in hres["archived"] if not i.get("details") and i["state"] == "completed"
+                           and i["action"] in ("commit", "deltacommit", "replacecommit", "clean", "rollback")]
+                if missing:
+                    texts.append("archived instants Hudi reads without details: %s" % missing[:4])
+                gone = set("%s.%s.%s" % (r, a, s.upper()) for r, a, s in hudi_entries if s == "completed")
+                still = [i for i in hres["active"] if i in gone]
+                if still:
+                    texts.append("instants both archived and on Hudi's active timeline: %s" % still[:6])
+                rc2, lin, err2 = run_lakegc(self.o.lakegc, ["inspect", copy, "--json"], self.env)
+                lake_active = sorted("%s.%s.%s" % (i["requested"], i["action"], i["state"].upper())
+                                     for i in (lin or {}).get("timeline", []))
+                if rc2 != 0 or lake_active != sorted(hres["active"]):
+                    texts.append("active timeline after archival: lakegc %s, Hudi %s" % (lake_active[:8], hres["active"][:8]))
+            v = hudi("verify", copy, "--baseline", base)
+            failed = self.verify_failed(v, tb)
+            if isinstance(failed, list):
+                failed = [d for d in failed if d not in untouched] or None
+            if failed:
+                texts.append("hudi verify after lakegc archive --execute failed%s: %s" % (lab, failed))
+            if self.o.seeds and not crash:
+                c = hudi("continue", copy, "--commits", 3)
+                if c["exit"] != 0:
+                    texts.append("hudi continue after lakegc archive --execute failed: %s" % c.get("error"))
+                else:
+                    h2 = hudi("archived-timeline", copy)
+                    if h2["exit"] != 0:
+                        texts.append("hudi archived-timeline after continue failed: %s" % h2.get("error"))
+            self.diff("archive-execute", tb, [t + lab for t in texts], repro)
+            log("  %s%s: lakegc archived %d instant(s) (%d entries in %s); Hudi reads them%s, verify %s"
+                % (tb["name"], lab, len(out["archived"]), out["entries_written"], out["archive_files_written"],
+                   "" if not texts else " WITH DIFFERENCES", "FAILED" if failed else "ok"))
+            if not self.o.keep:
+                shutil.rmtree(copy, ignore_errors=True)
+                os.remove(base)
+        log("  %s: archive-execute in %.1fs" % (tb["name"], time.time() - t0))
+
     def check_rollback(self, hudi, tb):
         """`lakegc rollback --execute` on a copy of a table with failed writes
         (EAGER tables, the writer's own policy; with or without a metadata
@@ -1495,7 +1609,7 @@ class Suite:
             log("FAILED: the interop suite could not run: %s" % e)
             return 1
 
-    PHASES = ("view", "clean", "orphans", "execute", "archive", "ttl", "rollback")
+    PHASES = ("view", "clean", "orphans", "execute", "archive", "archive_execute", "ttl", "rollback")
 
     def _run(self, t_start):
         checks = self.o.checks
