@@ -53,7 +53,7 @@ commands that reproduce it. Differences listed in known_differences.json are
 reported loudly as KNOWN and do not fail the suite (they are bugs to fix and
 remove from that file one by one).
 
-The default run (8 tables) fits in 15 minutes on 2 cores. A longer sweep:
+The default run (8 tables) takes about 12 minutes on 2 cores. A longer sweep:
 LAKEGC_INTEROP_SEEDS=20 (20 seeds over all 12 version/type/MDT combinations)
 or --seeds 1-40. Stdlib only.
 """
