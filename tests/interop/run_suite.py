@@ -189,6 +189,26 @@ class Hudi:
         self.err.close()
 
 
+def latest_snapshot_baseline(hudi, table, base):
+    """The table's latest snapshot as a baseline file for `hudi verify`.
+
+    A verify against an empty baseline reports the latest snapshot as a
+    difference ("latest snapshot: baseline null, now {...}"); that snapshot,
+    with no time travel, is written to `base`. A full `hudi baseline` also
+    reads every instant's time travel, at ten times the cost, which checks
+    of actions that change no committed data file do not need. Returns
+    (latest or None, the verify's other differences, the verify's answer)."""
+    with open(base, "w") as f:
+        json.dump({}, f)
+    b = hudi("verify", table, "--baseline", base)
+    diffs = (b.get("result") or {}).get("differences") or []
+    latest = next((json.loads(m.group(1)) for d in diffs
+                   for m in [re.match(r"latest snapshot: baseline null, now (\{.*\})$", d)] if m), None)
+    with open(base, "w") as f:
+        json.dump({"latest": latest, "as_of": {}} if latest is not None else {}, f)
+    return latest, set(d for d in diffs if not d.startswith("latest snapshot:")), b
+
+
 def run_lakegc(lakegc, args, env):
     p = subprocess.run([lakegc] + [str(a) for a in args], capture_output=True, text=True, env=env)
     out = None
@@ -1354,22 +1374,12 @@ class Suite:
                                (["LAKEGC_CRASH_AFTER_MUTATIONS=%d" % crash] if crash else []) + [self.o.lakegc] + largs,
                                ["tests/interop/hudi", "archived-timeline", copy],
                                ["tests/interop/hudi", "verify", copy, "--baseline", copy + ".baseline.json"])
-            # The latest snapshot before, from a verify against an empty
-            # baseline (as the rollback check: archival changes no data file,
-            # and a full baseline's time travel costs ten times more).
+            # Archival changes no data file: the latest snapshot is baseline enough.
             base = copy + ".baseline.json"
-            with open(base, "w") as f:
-                json.dump({}, f)
-            b = hudi("verify", copy, "--baseline", base)
-            diffs0 = (b.get("result") or {}).get("differences") or []
-            latest = next((json.loads(m.group(1)) for d in diffs0
-                           for m in [re.match(r"latest snapshot: baseline null, now (\{.*\})$", d)] if m), None)
+            latest, untouched, b = latest_snapshot_baseline(hudi, copy, base)
             if latest is None:
                 self.diff("archive-execute", tb, ["no latest snapshot from hudi verify%s: %s" % (lab, b)], repro)
                 return
-            untouched = set(d for d in diffs0 if not d.startswith("latest snapshot:"))
-            with open(base, "w") as f:
-                json.dump({"latest": latest, "as_of": {}}, f)
             if crash:
                 env = dict(self.env, LAKEGC_CRASH_AFTER_MUTATIONS=str(crash))
                 p = subprocess.run([self.o.lakegc] + [str(a) for a in largs], capture_output=True, text=True, env=env)
@@ -1474,26 +1484,17 @@ class Suite:
                            [self.o.lakegc] + largs,
                            ["tests/interop/hudi", "verify", copy, "--baseline", copy + ".baseline.json"],
                            ["tests/interop/hudi", "continue", hcopy, "--commits", "1"])
-        # The latest snapshot before the rollback, from a verify against an
-        # empty baseline ("latest snapshot: baseline null, now {...}"): a
-        # full `hudi baseline` also reads every instant's time travel, which
-        # a rollback of uncommitted files cannot change, at ten times the cost.
+        # A rollback of uncommitted files changes no time travel: the latest
+        # snapshot is baseline enough.
         base = copy + ".baseline.json"
-        with open(base, "w") as f:
-            json.dump({}, f)
-        b = hudi("verify", copy, "--baseline", base)
-        diffs0 = (b.get("result") or {}).get("differences") or []
-        latest = next((json.loads(m.group(1)) for d in diffs0
-                       for m in [re.match(r"latest snapshot: baseline null, now (\{.*\})$", d)] if m), None)
+        latest, untouched, b = latest_snapshot_baseline(hudi, copy, base)
         if tb["mdt"] == "on" and "untouched_diffs" not in tb:
             # Only differences the untouched copy does not have count (as in
             # the execute check: logs of failed writes differ between the
             # storage view and the metadata view before lakegc runs).
-            tb["untouched_diffs"] = set(d for d in diffs0 if not d.startswith("latest snapshot:"))
+            tb["untouched_diffs"] = untouched
         b = {"exit": 0 if latest is not None else 1,
              "error": None if latest is not None else "no latest snapshot from hudi verify: %s" % b}
-        with open(base, "w") as f:
-            json.dump({"latest": latest, "as_of": {}}, f)
         before = self.data_files(copy)
         rc, out, err = run_lakegc(self.o.lakegc, largs, self.env)
         self.rolled_back = True
