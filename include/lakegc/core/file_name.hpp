@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -88,47 +89,66 @@ inline bool is_file_id(std::string_view s) noexcept {
 }
 }  // namespace detail
 
-/// Parses `<fileId>_<writeToken>_<instant>.<ext>`.
-[[nodiscard]] inline StatusOr<BaseFileName> parse_base_file_name(std::string_view name) {
-  constexpr std::string_view what = "base file name (<fileId>_<writeToken>_<instant>.<ext>)";
-  if (name.empty() || name.front() == '.') return detail::bad_name(name, what);
+/// A data file name's fields as views into the name: what the builder, the
+/// listing check and the orphan sweep read for every listed file, without
+/// the four std::string copies (and the error text for every name that is
+/// not a data file) of the parse_* functions below, which are built on it.
+struct DataFileNameView {
+  bool is_log = false;
+  std::string_view file_id;
+  std::string_view write_token;  // logs: empty when the name has none
+  InstantTime instant;
+  std::string_view extension;  // base: without the dot; log: "log"
+  std::string_view version;    // logs only: digits
+  CdcSuffix cdc = CdcSuffix::none;
+
+  std::uint64_t version_number() const noexcept {
+    std::uint64_t v = 0;
+    for (char c : version) v = v * 10 + static_cast<std::uint64_t>(c - '0');
+    return v;
+  }
+};
+
+namespace detail {
+
+// `<fileId>_<writeToken>_<instant>.<ext>`, or nothing.
+inline std::optional<DataFileNameView> scan_base_file_name(std::string_view name) {
+  if (name.empty() || name.front() == '.') return std::nullopt;
   const auto u1 = name.find('_');
-  if (u1 == std::string_view::npos) return detail::bad_name(name, what);
+  if (u1 == std::string_view::npos) return std::nullopt;
   const auto u2 = name.find('_', u1 + 1);
-  if (u2 == std::string_view::npos) return detail::bad_name(name, what);
+  if (u2 == std::string_view::npos) return std::nullopt;
   const auto dot = name.find('.', u2 + 1);
-  if (dot == std::string_view::npos) return detail::bad_name(name, what);
-  BaseFileName out;
-  const auto file_id = name.substr(0, u1);
-  const auto token = name.substr(u1 + 1, u2 - u1 - 1);
+  if (dot == std::string_view::npos) return std::nullopt;
+  DataFileNameView out;
+  out.file_id = name.substr(0, u1);
+  out.write_token = name.substr(u1 + 1, u2 - u1 - 1);
   const auto instant = name.substr(u2 + 1, dot - u2 - 1);
-  const auto ext = name.substr(dot + 1);
-  if (!detail::is_file_id(file_id) || !detail::is_write_token(token) || !detail::all_digits(instant) ||
-      !detail::is_alnum(ext)) {
-    return detail::bad_name(name, what);
+  out.extension = name.substr(dot + 1);
+  if (!is_file_id(out.file_id) || !is_write_token(out.write_token) || !all_digits(instant) ||
+      !is_alnum(out.extension)) {
+    return std::nullopt;
   }
   auto t = InstantTime::parse(instant);
-  if (!t.ok()) return detail::bad_name(name, what);
-  out.file_id = std::string(file_id);
-  out.write_token = std::string(token);
+  if (!t.ok()) return std::nullopt;
   out.instant = *t;
-  out.extension = std::string(ext);
   return out;
 }
 
-/// Parses `.<fileId>_<instant>.log.<version>[_<writeToken>][.cdc|-cdc]`.
-[[nodiscard]] inline StatusOr<LogFileName> parse_log_file_name(std::string_view name) {
-  constexpr std::string_view what = "log file name (.<fileId>_<instant>.log.<version>_<writeToken>)";
-  if (name.size() < 2 || name.front() != '.') return detail::bad_name(name, what);
+// `.<fileId>_<instant>.log.<version>[_<writeToken>][.cdc|-cdc]`, or nothing.
+inline std::optional<DataFileNameView> scan_log_file_name(std::string_view name) {
+  if (name.size() < 2 || name.front() != '.') return std::nullopt;
   const std::string_view body = name.substr(1);
   const auto log = body.find(".log.");
-  if (log == std::string_view::npos) return detail::bad_name(name, what);
+  if (log == std::string_view::npos) return std::nullopt;
   const std::string_view left = body.substr(0, log);
   std::string_view right = body.substr(log + 5);
   const auto u = left.rfind('_');
-  if (u == std::string_view::npos) return detail::bad_name(name, what);
-  LogFileName out;
-  const auto file_id = left.substr(0, u);
+  if (u == std::string_view::npos) return std::nullopt;
+  DataFileNameView out;
+  out.is_log = true;
+  out.extension = body.substr(log + 1, 3);
+  out.file_id = left.substr(0, u);
   const auto instant = left.substr(u + 1);
   if (right.size() > 4 && right.substr(right.size() - 4) == ".cdc") {
     out.cdc = CdcSuffix::dot_cdc;
@@ -138,18 +158,46 @@ inline bool is_file_id(std::string_view s) noexcept {
     right.remove_suffix(4);
   }
   const auto u2 = right.find('_');
-  const auto version = right.substr(0, u2);
-  const auto token = u2 == std::string_view::npos ? std::string_view() : right.substr(u2 + 1);
-  if (!detail::is_file_id(file_id) || !detail::all_digits(instant) || !detail::all_digits(version) ||
-      (u2 != std::string_view::npos && !detail::is_write_token(token))) {
-    return detail::bad_name(name, what);
+  out.version = right.substr(0, u2);
+  out.write_token = u2 == std::string_view::npos ? std::string_view() : right.substr(u2 + 1);
+  if (!is_file_id(out.file_id) || !all_digits(instant) || !all_digits(out.version) ||
+      (u2 != std::string_view::npos && !is_write_token(out.write_token))) {
+    return std::nullopt;
   }
   auto t = InstantTime::parse(instant);
-  if (!t.ok()) return detail::bad_name(name, what);
-  out.file_id = std::string(file_id);
+  if (!t.ok()) return std::nullopt;
   out.instant = *t;
-  out.version = std::string(version);
-  out.write_token = std::string(token);
+  return out;
+}
+
+}  // namespace detail
+
+/// A base or log file name's fields (a leading dot means log), or nothing
+/// when the name is not a data file.
+inline std::optional<DataFileNameView> scan_data_file_name(std::string_view name) {
+  if (!name.empty() && name.front() == '.') return detail::scan_log_file_name(name);
+  return detail::scan_base_file_name(name);
+}
+
+/// Parses `<fileId>_<writeToken>_<instant>.<ext>`.
+[[nodiscard]] inline StatusOr<BaseFileName> parse_base_file_name(std::string_view name) {
+  constexpr std::string_view what = "base file name (<fileId>_<writeToken>_<instant>.<ext>)";
+  const auto v = detail::scan_base_file_name(name);
+  if (!v) return detail::bad_name(name, what);
+  return BaseFileName{std::string(v->file_id), std::string(v->write_token), v->instant, std::string(v->extension)};
+}
+
+/// Parses `.<fileId>_<instant>.log.<version>[_<writeToken>][.cdc|-cdc]`.
+[[nodiscard]] inline StatusOr<LogFileName> parse_log_file_name(std::string_view name) {
+  constexpr std::string_view what = "log file name (.<fileId>_<instant>.log.<version>_<writeToken>)";
+  const auto v = detail::scan_log_file_name(name);
+  if (!v) return detail::bad_name(name, what);
+  LogFileName out;
+  out.file_id = std::string(v->file_id);
+  out.instant = v->instant;
+  out.version = std::string(v->version);
+  out.write_token = std::string(v->write_token);
+  out.cdc = v->cdc;
   return out;
 }
 

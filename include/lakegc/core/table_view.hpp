@@ -220,17 +220,16 @@ class TableViewBuilder {
   /// data file.
   bool add_file(std::string_view partition, std::string_view name, std::uint64_t size) {
     const std::uint32_t p = partition_index(partition);
-    auto parsed = parse_data_file_name(name);
-    if (!parsed.ok()) {
+    const auto parsed = scan_data_file_name(name);
+    if (!parsed) {
       ++skipped_;
       return false;
     }
     const std::uint32_t file = add_record(name, size);
-    if (auto* base = std::get_if<BaseFileName>(&*parsed)) {
-      group(p, base->file_id).bases.push_back({base->instant, file, 0, {}});
+    if (!parsed->is_log) {
+      group(p, parsed->file_id).bases.push_back({parsed->instant, file});
     } else {
-      auto& log = std::get<LogFileName>(*parsed);
-      group(p, log.file_id).logs.push_back({log.instant, file, log.version_number(), std::move(log.write_token)});
+      group(p, parsed->file_id).logs.push_back({parsed->instant, parsed->version_number(), file});
     }
     return true;
   }
@@ -322,6 +321,10 @@ class TableViewBuilder {
       }
       out.group_count = static_cast<std::uint32_t>(v.groups_.size()) - out.first_group;
       v.partitions_.push_back(std::move(out));
+      // The partition's build state is no longer needed: freed now, so the
+      // view's arrays grow into it instead of beside it.
+      pb.groups = {};
+      pb.index = {};
     }
     // The view lives as long as a plan takes, the builder's growth slack
     // does not: push_back doubling left up to half of each array unused.
@@ -336,17 +339,17 @@ class TableViewBuilder {
   }
 
  private:
+  // Per listed file while building: 24 and 32 bytes. The write token that
+  // orders two logs of one instant and version is read back from the name
+  // in the arena (a tie is rare), not kept as a string per file.
   struct BaseBuild {
     InstantTime instant;
     std::uint32_t file;
-    std::uint64_t unused;
-    std::string token;
   };
   struct LogBuild {
     InstantTime instant;
-    std::uint32_t file;
     std::uint64_t version;
-    std::string token;
+    std::uint32_t file;
   };
   struct PendingOp {
     InstantTime base;
@@ -452,7 +455,7 @@ class TableViewBuilder {
     std::sort(g.logs.begin(), g.logs.end(), [&](const LogBuild& a, const LogBuild& b) {
       if (a.instant != b.instant) return a.instant < b.instant;
       if (a.version != b.version) return a.version < b.version;
-      return a.token < b.token;
+      return log_token(v, a.file) < log_token(v, b.file);
     });
     for (const LogBuild& log : g.logs) {
       InstantTime at = log.instant;
@@ -508,6 +511,12 @@ class TableViewBuilder {
     out.slice_count = static_cast<std::uint32_t>(keys.size());
     v.groups_.push_back(out);
     return has_files;
+  }
+
+  // The write token of a log file of the view (empty when it has none).
+  static std::string_view log_token(const TableView& v, std::uint32_t file) {
+    const auto parsed = scan_data_file_name(v.file_name(file));
+    return parsed ? parsed->write_token : std::string_view();
   }
 
   std::uint32_t intern_file_id(TableView& v, std::string_view id) {

@@ -30,11 +30,14 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <set>
 #include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
+#include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
 #include <fmt/format.h>
 
 #include "lakegc/core/file_name.hpp"
@@ -46,8 +49,12 @@ namespace lakegc {
 
 namespace detail {
 
+// Names are views into the metadata and the view (both outlive the check):
+// the check runs before every partition a clean plans, and copying each
+// named and listed file name into std::string keys of ordered maps was most
+// of an incremental plan's time.
 struct NamedFile {
-  std::string name;
+  std::string_view name;
   InstantTime name_instant;  // the instant in the file's name
   InstantTime writer;        // the completed commit whose metadata names it
   bool is_log = false;
@@ -69,37 +76,39 @@ inline InstantTime log_slice_key(const std::vector<InstantTime>& keys, const Ins
 /// one per partition at most, in partition order.
 inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const TableMetadata& md,
                                                  std::span<const std::uint32_t> partitions) {
+  using GroupKey = std::pair<std::string_view, std::string_view>;  // partition, file id
   std::vector<ListingGap> out;
   if (partitions.empty()) return out;
-  std::map<std::string, std::uint32_t> wanted;  // path -> partition index
+  absl::flat_hash_map<std::string_view, std::uint32_t> wanted;  // path -> partition index
   for (std::uint32_t pi : partitions) wanted.emplace(v.partitions()[pi].path, pi);
+  auto is_wanted = [&](std::string_view path) { return wanted.contains(path); };
 
-  // Files completed commits name, per partition and file group; replaced groups.
-  std::map<std::string, std::map<std::string, std::vector<detail::NamedFile>>> named;
-  std::set<std::pair<std::string, std::string>> replaced;
+  // Files completed commits name, per partition and file group (ordered:
+  // partitions and groups are checked in name order); replaced groups.
+  std::map<std::string_view, std::map<std::string_view, std::vector<detail::NamedFile>>> named;
+  absl::flat_hash_set<GroupKey> replaced;
   for (const auto& [t, info] : md.commits) {
     const Instant* i = md.timeline.find(t);
     if (i == nullptr || !i->is_completed() || !is_write_action(i->action)) continue;
-    for (const ReplacedGroup& r : info.replaced) replaced.emplace(r.partition, r.file_id);
+    for (const ReplacedGroup& r : info.replaced) {
+      if (is_wanted(r.partition)) replaced.emplace(r.partition, r.file_id);
+    }
     const bool touches = std::any_of(info.partitions_written.begin(), info.partitions_written.end(),
-                                     [&](const std::string& p) { return wanted.contains(p); });
+                                     [&](const std::string& p) { return is_wanted(p); });
     if (!touches && !info.partitions_written.empty()) continue;
     for (const WrittenFile& f : info.files) {
-      if (!wanted.contains(f.partition)) continue;
-      auto parsed = parse_data_file_name(f.name);
-      if (!parsed.ok()) continue;
-      if (const auto* b = std::get_if<BaseFileName>(&*parsed)) {
-        named[f.partition][b->file_id].push_back({f.name, b->instant, t, false});
-      } else {
-        const auto& l = std::get<LogFileName>(*parsed);
-        named[f.partition][l.file_id].push_back({f.name, l.instant, t, true});
-      }
+      if (!is_wanted(f.partition)) continue;
+      const auto parsed = scan_data_file_name(f.name);
+      if (!parsed) continue;
+      named[f.partition][parsed->file_id].push_back({f.name, parsed->instant, t, parsed->is_log});
     }
   }
-  std::map<std::pair<std::string, std::string>, std::vector<InstantTime>> pending_keys;
+  absl::flat_hash_map<GroupKey, std::vector<InstantTime>> pending_keys;
   for (const PendingCompactionSlice& op : md.pending_compactions) {
+    if (!is_wanted(op.partition)) continue;
     const Instant* i = md.timeline.find(op.compaction_instant);
-    if (i != nullptr && i->is_pending()) pending_keys[{op.partition, op.file_id}].push_back(op.compaction_instant);
+    if (i != nullptr && i->is_pending())
+      pending_keys[GroupKey{op.partition, op.file_id}].push_back(op.compaction_instant);
   }
 
   // Where a log file belongs by the metadata: the time Hudi attaches it at.
@@ -115,18 +124,19 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
   };
 
   for (const auto& [path, groups] : named) {
-    const Partition& part = v.partitions()[wanted.at(path)];
+    const std::uint32_t part_index = wanted.at(path);
+    const Partition& part = v.partitions()[part_index];
     // What the listing holds here, per file group: names, and base instants.
-    std::set<std::string> listed;
-    std::map<std::string, std::vector<InstantTime>> listed_keys;
-    std::map<std::string, std::vector<InstantTime>> listed_log_times;
+    absl::flat_hash_set<std::string_view> listed;
+    absl::flat_hash_map<std::string_view, std::vector<InstantTime>> listed_keys;
+    absl::flat_hash_map<std::string_view, std::vector<InstantTime>> listed_log_times;
     auto note_log = [&](std::string_view name) {
-      auto l = parse_log_file_name(name);
-      if (!l.ok()) return;
+      const auto l = detail::scan_log_file_name(name);
+      if (!l) return;
       if (auto at = attach_time(l->instant)) listed_log_times[l->file_id].push_back(*at);
     };
     for (const FileGroup& g : v.groups_of(part)) {
-      const std::string id(v.file_id(g));
+      const std::string_view id = v.file_id(g);
       for (const FileSlice& s : v.slices_of(g)) {
         if (s.base_file != kNoFile) {
           listed.emplace(v.file_name(s.base_file));
@@ -139,18 +149,19 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
       }
     }
     for (const UncommittedFile& u : v.uncommitted_files()) {
-      if (v.partitions()[u.partition].path == path) listed.emplace(v.file_name(u.file));
+      if (u.partition == part_index) listed.emplace(v.file_name(u.file));
     }
 
     std::optional<ListingGap> gap;
     for (const auto& [id, files] : groups) {
       if (gap) break;
-      if (replaced.contains({path, id})) continue;  // its slices go whole: a gap only deletes less
-      std::vector<InstantTime> keys = listed_keys[id];
+      if (replaced.contains(GroupKey{path, id})) continue;  // its slices go whole: a gap only deletes less
+      std::vector<InstantTime> keys;
+      if (auto lk = listed_keys.find(id); lk != listed_keys.end()) keys = lk->second;
       for (const auto& f : files) {
         if (!f.is_log) keys.push_back(f.name_instant);
       }
-      if (auto pk = pending_keys.find({path, id}); pk != pending_keys.end()) {
+      if (auto pk = pending_keys.find(GroupKey{path, id}); pk != pending_keys.end()) {
         keys.insert(keys.end(), pk->second.begin(), pk->second.end());
       }
       std::sort(keys.begin(), keys.end());
@@ -173,7 +184,7 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
       }
       for (const auto& [key, f] : placed) {
         if (key != *newest || listed.contains(f->name)) continue;
-        gap = ListingGap{path, f->name,
+        gap = ListingGap{std::string(path), std::string(f->name),
                          fmt::format("the listing lacks {}, which commit {} wrote into the newest slice ({}) of file "
                                      "group {}: the listing is incomplete",
                                      f->name, f->writer, key, id)};
@@ -181,14 +192,16 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
       }
       if (gap) break;
       // A named base file missing while logs of its slice are listed.
-      const auto& log_times = listed_log_times[id];
+      static const std::vector<InstantTime> kNone;
+      const auto lt = listed_log_times.find(id);
+      const auto& log_times = lt == listed_log_times.end() ? kNone : lt->second;
       for (const auto& [key, f] : placed) {
         if (f->is_log || listed.contains(f->name)) continue;
         const bool orphaned_logs = std::any_of(log_times.begin(), log_times.end(), [&](const InstantTime& at) {
           return detail::log_slice_key(keys, at, at) == key;
         });
         if (!orphaned_logs) continue;
-        gap = ListingGap{path, f->name,
+        gap = ListingGap{std::string(path), std::string(f->name),
                          fmt::format("the listing lacks base file {} (commit {}) of file group {} while log files of "
                                      "its slice are listed: they would attach to an older slice and be deleted with "
                                      "it",
