@@ -163,6 +163,10 @@ inline void replay_swarm(SwarmConfig& s, const std::shared_ptr<const CommitCaden
   s.writers = static_cast<std::uint32_t>(std::min<std::size_t>(cadence->writers(), 8));
   s.eager_rollback = false;
   s.faults = FaultKnobs{};
+  // No partition TTL: its replacecommits are commits the replayed cadence
+  // does not have, and KEEP_LATEST_COMMITS counts them (n commits then
+  // span less time than the advice computed).
+  s.ttl = TtlKnobs{};
   s.time_travel_percent = 0;
   s.query_max_ms = longest_query_ms;
   s.query_at_max_percent = 50;

@@ -19,6 +19,7 @@
 // can see.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <iterator>
 #include <limits>
@@ -134,6 +135,23 @@ class Oracle {
     for (const std::string& p : drop) (void)shadow_.remove(p);
     if (!drop.empty()) bump();
   }
+
+  // --- partition TTL ---------------------------------------------------------
+
+  /// A completed TTL replacecommit dropped these files (the latest
+  /// snapshot's files in its expired partitions): their rows are gone for
+  /// good, whatever reads them later is the dropped data back.
+  void ttl_dropped(const std::vector<std::string>& paths) { dropped_.insert(paths.begin(), paths.end()); }
+  /// A table service wrote `outputs` from `inputs`: rows of dropped files
+  /// stay dropped rows in what is made from them.
+  void derive(const std::vector<std::string>& outputs, const std::vector<SnapshotFile>& inputs) {
+    if (dropped_.empty()) return;
+    const bool from_dropped =
+        std::any_of(inputs.begin(), inputs.end(), [&](const SnapshotFile& f) { return dropped_.contains(f.path()); });
+    if (from_dropped) dropped_.insert(outputs.begin(), outputs.end());
+  }
+  bool dropped(const std::string& path) const { return dropped_.contains(path); }
+  bool any_dropped() const noexcept { return !dropped_.empty(); }
 
   // --- writes ---------------------------------------------------------------
   void begin_write(const InstantTime& t, std::vector<std::string> paths) { pending_[t] = std::move(paths); }
@@ -270,6 +288,7 @@ class Oracle {
   std::vector<Promise> promises_;
   std::map<InstantTime, std::size_t> clean_promise_;
   std::map<std::string, Deletion> deleted_;
+  std::set<std::string> dropped_;
 };
 
 }  // namespace lakegc::sim

@@ -67,6 +67,10 @@ inline std::string format_stats(const RunStats& s) {
       s.events, s.commits, s.writes_aborted, s.writes_crashed, s.writes_failed, s.compactions, s.clusterings,
       s.savepoints, s.archivals, s.instants_archived, s.archival_gap_holds[0], s.archival_gap_holds[1],
       s.archival_gap_holds[2], s.archival_gap_holds[3]);
+  if (s.ttl_drops + s.ttl_blocked + s.ttl_failed > 0) {
+    out += fmt::format("  ttl: {} drop(s) of {} partition(s), {} run(s) blocked by pending services, {} failed\n",
+                       s.ttl_drops, s.ttl_partitions_dropped, s.ttl_blocked, s.ttl_failed);
+  }
   out += fmt::format(
       "  cleaner: {} run(s), {} executed, {} failed under faults; deleted {} file(s), {} MiB | faults armed {}\n",
       s.clean_runs, s.cleans_executed, s.clean_errors, s.files_deleted, mib(s.bytes_deleted), s.faults_armed);
@@ -115,6 +119,10 @@ class SweepSummary {
     sweeps_non_write_oldest_ += r.stats.sweeps_non_write_oldest;
     if (r.stats.sweeps_non_write_oldest > 0) ++seeds_non_write_oldest_;
     for (std::size_t i = 0; i < gap_holds_.size(); ++i) gap_holds_[i] += r.stats.archival_gap_holds[i];
+    if (r.swarm.ttl.on) ++ttl_seeds_;
+    ttl_drops_ += r.stats.ttl_drops;
+    ttl_partitions_ += r.stats.ttl_partitions_dropped;
+    ttl_blocked_ += r.stats.ttl_blocked;
   }
 
   std::uint64_t seeds() const {
@@ -153,6 +161,10 @@ class SweepSummary {
         "archiver runs held at library gaps a/b/c/d: {}/{}/{}/{}\n",
         sweeps_, sweeps_non_write_oldest_, seeds_non_write_oldest_, gap_holds_[0], gap_holds_[1], gap_holds_[2],
         gap_holds_[3]);
+    out += fmt::format(
+        "partition TTL: {} seed(s), {} DELETE_PARTITION replacecommit(s) dropping {} partition(s), {} run(s) "
+        "blocked by a pending compaction or clustering\n",
+        ttl_seeds_, ttl_drops_, ttl_partitions_, ttl_blocked_);
     out += "queries outliving the promise, by query length (failed / judged):\n";
     for (const auto& [name, r] : rows_) {
       out += fmt::format("  {:<{}}", name, w);
@@ -216,6 +228,10 @@ class SweepSummary {
   std::uint64_t sweeps_non_write_oldest_ = 0;
   std::uint64_t seeds_non_write_oldest_ = 0;
   std::array<std::uint64_t, 4> gap_holds_{};
+  std::uint64_t ttl_seeds_ = 0;
+  std::uint64_t ttl_drops_ = 0;
+  std::uint64_t ttl_partitions_ = 0;
+  std::uint64_t ttl_blocked_ = 0;
 };
 
 }  // namespace lakegc::sim

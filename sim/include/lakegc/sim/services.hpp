@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "lakegc/core/load_view.hpp"
+#include "lakegc/sim/checkers.hpp"
 #include "lakegc/sim/table.hpp"
 
 namespace lakegc::sim {
@@ -142,10 +143,12 @@ class Compactor {
       return false;
     }
     t_.oracle.bump();
+    t_.oracle.derive(written, current_->inputs);
     t_.oracle.commit_service(current_->instant, std::move(written), t_.now());
     ++t_.stats.compactions;
     t_.event("compactor", "completed compaction {} at {}", current_->instant, completion);
     release();
+    if (t_.oracle.any_dropped()) check_latest_exact(t_, "compactor");
     return true;
   }
 
@@ -246,11 +249,13 @@ class Clusterer {
       return false;
     }
     t_.oracle.bump();
+    t_.oracle.derive({join_path(current_->partition, name)}, current_->inputs);
     t_.oracle.commit_service(current_->instant, {join_path(current_->partition, name)}, t_.now());
     ++t_.stats.clusterings;
     t_.event("clusterer", "completed clustering {} at {}: {} group(s) replaced by {}", current_->instant, completion,
              current_->groups.size(), fid);
     release();
+    if (t_.oracle.any_dropped()) check_latest_exact(t_, "clusterer");
     return true;
   }
 

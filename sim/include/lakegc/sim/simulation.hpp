@@ -79,6 +79,21 @@ inline std::pair<std::uint64_t, std::uint64_t> split_seed(std::uint64_t seed) {
   return std::pair{std::move(p), std::move(family)};
 }
 
+/// The cleaner's settings Hudi's archiver would read (hoodie.clean.*) for
+/// the run's policy; none for a user-composed one.
+inline std::optional<ArchiveSettings> archive_settings_for(const RunOptions& o, const SwarmConfig& swarm) {
+  if (o.custom_policy) return std::nullopt;
+  config::Properties props = o.policy ? *o.policy : policy_properties(swarm.policy);
+  if (o.canary != Canary::none && !keeps_swarm_policy(o.canary)) {
+    PolicyKnobs k = swarm.policy;
+    k.rule = o.canary == Canary::hours_8584 ? RuleKind::hours : RuleKind::commits;
+    props = policy_properties(k);
+  }
+  auto s = config::archive_from_properties(props);
+  if (!s.ok()) return std::nullopt;
+  return *s;
+}
+
 namespace detail {
 
 // Schedules every actor of `w` on `s` at the swarm's cadences.
@@ -107,6 +122,12 @@ class Driver {
     if (sw_.archiver) s_.after(jitter(sw_.archive_interval_ms), [this] { archive(); });
     if (sw_.faults.on) s_.after(jitter(sw_.faults.interval_ms), [this] { fault(); });
     if (sw_.sweeper.on) s_.after(jitter(sw_.sweeper.interval_ms), [this] { sweep(); });
+    if (sw_.ttl.on) {
+      s_.after(jitter(sw_.ttl.interval_ms), [this] { ttl(); });
+      // Services the history left pending complete in the run.
+      if (w_.compactor.pending()) s_.after(jitter(sw_.compaction_duration_ms), [this] { compaction_end(); });
+      if (w_.clusterer.pending()) s_.after(jitter(sw_.clustering_duration_ms), [this] { clustering_end(); });
+    }
   }
 
  private:
@@ -230,6 +251,11 @@ class Driver {
     }
     s_.after(jitter(sw_.sweeper.interval_ms), [this] { sweep(); });
   }
+  void ttl() {
+    if (!open()) return;
+    w_.ttl_run();
+    s_.after(jitter(sw_.ttl.interval_ms), [this] { ttl(); });
+  }
   void fault() {
     if (!open()) return;
     w_.arm_fault();
@@ -262,6 +288,8 @@ class Driver {
   World world(swarm, std::move(chosen.first), Rng(world_stream));
   if (o.trace_sink) world.trace().set_sink(o.trace_sink);
   world.table.event("world", "seed {} policy {}", o.seed, result.policy_label);
+  world.table.archive_settings = archive_settings_for(o, swarm);
+  world.write_history();
   Scheduler sched(world.clock());
   const std::int64_t end_ms = world.clock().now_ms + swarm.duration_ms;
   detail::Driver driver(world, sched, end_ms);

@@ -67,6 +67,10 @@ struct RunStats {
   /// Sweeps whose snapshot's oldest active instant is not a write (an old
   /// clean or rollback archival left behind): the hazard of issue 11.
   std::uint64_t sweeps_non_write_oldest = 0;
+  std::uint64_t ttl_drops = 0;               // DELETE_PARTITION replacecommits the TTL service completed
+  std::uint64_t ttl_partitions_dropped = 0;  // partitions they dropped
+  std::uint64_t ttl_blocked = 0;             // TTL runs a pending compaction or clustering made a no-op
+  std::uint64_t ttl_failed = 0;              // TTL runs plan_ttl refused (as Hudi's run fails)
   std::uint64_t faults_armed = 0;
   std::uint64_t read_retries = 0;  // a read hit an injected storage failure
   std::uint64_t i6_waived = 0;

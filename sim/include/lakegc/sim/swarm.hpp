@@ -78,6 +78,31 @@ struct SweeperKnobs {
   SweepFlaw flaw = SweepFlaw::none;
 };
 
+/// Partition TTL (ttl_service.hpp): the library's plan_ttl, then a
+/// DELETE_PARTITION replacecommit for the expired partitions. Hudi's
+/// retention is in whole days and a run lasts 6-24 hours, so a TTL swarm's
+/// table has a history: `cold` extra partitions written by `history_commits`
+/// commits before a quiet gap of `days` days (and a few hours) in which no
+/// actor runs; after it, writers update only the hot partitions and insert
+/// into a cold one (dropped or not: a late insert re-creates a dropped
+/// partition, as in Hudi) with `late_insert_percent` chance.
+struct TtlKnobs {
+  bool on = false;
+  /// KEEP_BY_CREATION_TIME (the partition metadata's commitTime) instead of
+  /// KEEP_BY_TIME (the newest base instant).
+  bool by_creation_time = false;
+  std::int32_t days = 1;                  // hoodie.partition.ttl.strategy.days.retain
+  std::uint32_t max_delete = 1000;        // hoodie.partition.ttl.strategy.max.delete.partitions
+  std::int64_t interval_ms = 2 * kHour;   // mean time between TTL runs
+  std::uint32_t cold = 1;                 // partitions written only before the gap
+  std::uint32_t history_commits = 4;      // commits into them before the gap
+  std::int64_t gap_ms = 26 * kHour;       // the quiet gap (days plus a few hours)
+  std::uint32_t late_insert_percent = 5;  // an insert goes to a cold partition
+  /// CANARY ttl-ignores-pending-compaction: the TTL run does not stop at
+  /// pending compactions or clusterings of the expired partitions.
+  bool ignore_pending_services = false;
+};
+
 /// SwarmConfig::archiver_gaps_off with every library-gap bound off.
 inline constexpr std::uint8_t kAllGapsOff = 15;
 
@@ -136,6 +161,8 @@ struct SwarmConfig {
   std::uint8_t archiver_gaps_off = 0;
   // Orphan sweeper.
   SweeperKnobs sweeper;
+  // Partition TTL.
+  TtlKnobs ttl;
   // Faults and length.
   FaultKnobs faults;
   std::int64_t duration_ms = 12 * kHour;
@@ -217,6 +244,16 @@ inline SwarmConfig draw_swarm(Rng& rng) {
   s.archive_readable = !(s.layout == TimelineLayout::v2 && archive_unreadable);
   s.indexing = rng.chance(1, 4);
   s.indexing_interval_ms = rng.uniform_i64(2, 12) * kHour;
+  // Partition TTL, drawn last: a quarter of the swarms.
+  s.ttl.on = rng.chance(1, 4);
+  s.ttl.by_creation_time = rng.chance(1, 3);
+  s.ttl.days = static_cast<std::int32_t>(rng.uniform(1, 2));
+  s.ttl.max_delete = rng.chance(1, 2) ? 1000 : static_cast<std::uint32_t>(rng.uniform(1, 2));
+  s.ttl.interval_ms = rng.uniform_i64(1, 6) * kHour;
+  s.ttl.cold = static_cast<std::uint32_t>(rng.uniform(1, 3));
+  s.ttl.history_commits = static_cast<std::uint32_t>(rng.uniform(2, 8));
+  s.ttl.gap_ms = s.ttl.days * 24 * kHour + rng.uniform_i64(1, 6) * kHour;
+  s.ttl.late_insert_percent = static_cast<std::uint32_t>(rng.uniform(0, 10));
   return s;
 }
 
@@ -332,6 +369,14 @@ inline std::string describe(const SwarmConfig& s) {
                        : s.sweeper.flaw == SweepFlaw::ignore_markers    ? ", CANARY ignores markers"
                        : s.sweeper.flaw == SweepFlaw::all_actions_start ? ", CANARY timeline starts at any action"
                                                                         : "");
+  }
+  if (s.ttl.on) {
+    out += fmt::format(
+        "\n  ttl       : {} days={} max.delete={} every ~{}min; {} cold partition(s), {} history commit(s), gap "
+        "{}min, late inserts {}%{}",
+        s.ttl.by_creation_time ? "KEEP_BY_CREATION_TIME" : "KEEP_BY_TIME", s.ttl.days, s.ttl.max_delete,
+        mins(s.ttl.interval_ms), s.ttl.cold, s.ttl.history_commits, mins(s.ttl.gap_ms), s.ttl.late_insert_percent,
+        s.ttl.ignore_pending_services ? ", CANARY ignores pending services" : "");
   }
   out += fmt::format("\n  faults    : {}", s.faults.on ? "on" : "off");
   if (s.faults.on) {

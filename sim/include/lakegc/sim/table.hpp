@@ -27,6 +27,7 @@
 
 #include "lakegc/core/file_name.hpp"
 #include "lakegc/exec/memory_journal.hpp"
+#include "lakegc/policy/archive_config.hpp"
 #include "lakegc/sim/any_policy.hpp"
 #include "lakegc/sim/oracle.hpp"
 #include "lakegc/sim/prng.hpp"
@@ -84,9 +85,17 @@ class Table {
     trace.set_origin(origin_ms);
     for (std::uint32_t i = 0; i < std::max<std::uint32_t>(swarm.partitions, 1); ++i) {
       partitions.push_back(fmt::format("dt=2023-11-{:02d}", 14 + i));
-      const std::string marker = join_path(partitions.back(), kPartitionMetadataFile);
-      (void)storage.write_if_absent(marker, "commitTime=0\n");
-      oracle.mirror_marker(marker);
+      // A TTL swarm's partitions are created by their first write
+      // (Writers::write_next), with its instant as their creation time.
+      if (!swarm.ttl.on) write_partition_metadata(partitions.back(), "0");
+    }
+    if (swarm.ttl.on) {
+      // Its cold partitions, written only before the quiet gap.
+      history = true;
+      for (std::uint32_t i = 0; i < swarm.ttl.cold; ++i) {
+        partitions.push_back(fmt::format("dt=2023-10-{:02d}", 1 + i));
+        cold.insert(partitions.back());
+      }
     }
   }
 
@@ -102,11 +111,18 @@ class Table {
   memory_journal journal;
   Oracle oracle;
   std::vector<std::string> partitions;
+  /// TTL swarms: partitions written only in the history (and by late
+  /// inserts), and whether the history is being written.
+  std::set<std::string> cold;
+  bool history = false;
   std::int64_t origin_ms = 0;
   RunStats stats;
   std::vector<Violation> violations;
   ArmedFaults armed;
   bool faults_enabled = false;
+  /// The cleaner's settings as Hudi's archiver reads them (keep counts:
+  /// ArchivalUtils); none for a policy composed in C++ (archiver.hpp).
+  std::optional<ArchiveSettings> archive_settings;
   /// Snapshots leased by running queries (guard::reader_leases).
   std::multiset<InstantTime> leases;
   /// Per `partition/fileId`.
@@ -145,6 +161,30 @@ class Table {
     return format_file_name(log);
   }
   static std::string group_key(std::string_view partition, std::string_view fid) { return join_path(partition, fid); }
+
+  // --- partitions (TTL swarms) ------------------------------------------------
+
+  /// `.hoodie_partition_metadata` with its commitTime, as Hudi's first write
+  /// into a partition creates it (HoodiePartitionMetadata.trySave).
+  void write_partition_metadata(const std::string& partition, const std::string& commit_time) {
+    const std::string marker = join_path(partition, kPartitionMetadataFile);
+    (void)storage.write_if_absent(marker, fmt::format("commitTime={}\n", commit_time));
+    oracle.mirror_marker(marker);
+  }
+
+  /// Whether writers update file groups of `partition`: in a TTL swarm's
+  /// history only the cold partitions, after it only the others.
+  bool updatable(const std::string& partition) const { return !swarm.ttl.on || (cold.contains(partition) == history); }
+  /// The partition a new file group goes to.
+  const std::string& insert_partition() {
+    if (!swarm.ttl.on) return partitions[rng.index(partitions.size())];
+    std::vector<const std::string*> pick;
+    const bool late = !history && rng.chance(swarm.ttl.late_insert_percent, 100);
+    for (const std::string& p : partitions) {
+      if (cold.contains(p) == (history || late)) pick.push_back(&p);
+    }
+    return *pick[rng.index(pick.size())];
+  }
 
   // --- storage and journal ----------------------------------------------------
 

@@ -28,6 +28,7 @@
 #include "lakegc/sim/savepointer.hpp"
 #include "lakegc/sim/services.hpp"
 #include "lakegc/sim/sweeper.hpp"
+#include "lakegc/sim/ttl_service.hpp"
 #include "lakegc/sim/writer.hpp"
 
 namespace lakegc::sim {
@@ -50,6 +51,7 @@ class World {
         cleaner(table),
         archiver(table),
         sweeper(table),
+        ttl(table, writers),
         faults(table) {
     table.faults_enabled = swarm.faults.on;
     sweeper.watch_promise(&cleaner.current_promise());
@@ -102,6 +104,31 @@ class World {
     return true;
   }
   bool archive() { return table.swarm.archiver && archiver.run(); }
+  /// A partition TTL run (TTL swarms).
+  bool ttl_run() { return ttl.run(); }
+  /// A TTL swarm's history, before any driver starts: a few commits into
+  /// the cold partitions (and maybe a compaction or clustering of them,
+  /// left pending), then a quiet gap of days.retain days and some hours in
+  /// which nothing runs (not counted as storage held); writers update the
+  /// hot partitions after it.
+  void write_history() {
+    if (!table.swarm.ttl.on) return;
+    table.event("world", "history: {} commit(s) into the cold partitions, then a {}min gap",
+                table.swarm.ttl.history_commits, table.swarm.ttl.gap_ms / kMinute);
+    for (std::uint32_t k = 0; k < table.swarm.ttl.history_commits; ++k) {
+      advance(rng_.uniform_i64(1, 20) * kMinute);
+      if (writers.begin(0)) {
+        advance(1000);
+        write_finish(0);
+      }
+    }
+    if (rng_.chance(1, 2)) compaction_schedule();
+    if (rng_.chance(1, 2)) clustering_schedule();
+    table.sample_storage();
+    advance(table.swarm.ttl.gap_ms);
+    table.skip_sampling();
+    table.history = false;
+  }
   /// The orphan sweep's two phases: the metadata snapshot, then (a listing
   /// duration later) list, plan and delete.
   /// The sweep's metadata snapshot sees the heartbeats live writers keep
@@ -178,6 +205,7 @@ class World {
   Cleaner cleaner;
   Archiver archiver;
   Sweeper sweeper;
+  TtlService ttl;
   FaultInjector faults;
 };
 

@@ -94,7 +94,7 @@ class Writers {
     std::vector<Candidate> candidates;
     for (const Partition& p : view->partitions()) {
       for (const FileGroup& g : view->groups_of(p)) {
-        if (g.replaced_by) continue;
+        if (g.replaced_by || !t_.updatable(p.path)) continue;
         const auto it = t_.groups.find(Table::group_key(p.path, view->file_id(g)));
         if (it != t_.groups.end() && it->second.clustering) continue;
         candidates.push_back({&p, &g});
@@ -133,7 +133,7 @@ class Writers {
     // Inserts: a new file group now and then (always when nothing exists).
     const bool room = t_.groups_created < t_.swarm.max_groups;
     if (room && (wr.files.empty() || t_.rng.chance(t_.swarm.insert_percent, 100))) {
-      const std::string& p = t_.partitions[t_.rng.index(t_.partitions.size())];
+      const std::string& p = t_.insert_partition();
       const std::string fid = t_.new_file_id();
       wr.files.push_back({p, t_.base_name(fid, wr.instant), base_size()});
       wr.groups.push_back(Table::group_key(p, fid));
@@ -260,6 +260,15 @@ class Writers {
     return true;
   }
 
+  /// A commit of another writer (the TTL service's DELETE_PARTITION
+  /// replacecommit) that a write touching `groups` conflicts with
+  /// (Hudi's conflict resolution counts replaced file groups).
+  void record_commit(const InstantTime& instant, std::vector<std::string> groups) {
+    std::sort(groups.begin(), groups.end());
+    completed_.push_back({++completion_seq_, instant, std::move(groups)});
+    if (completed_.size() > 256) completed_.erase(completed_.begin(), completed_.begin() + 128);
+  }
+
   /// Live writers beat continuously (Hudi's heartbeat thread): refreshes
   /// the heartbeat of every write in flight; a crashed writer's beat has
   /// stopped. Returns whether any write is in flight.
@@ -352,6 +361,9 @@ class Writers {
   [[nodiscard]] Status write_next(Write& wr) {
     const SnapshotFile& f = wr.files[wr.next];
     LAKEGC_RETURN_IF_ERROR(t_.journal.add_marker(wr.instant, WrittenFile{f.partition, f.name, f.size}));
+    // A TTL swarm's partitions come and go (the cleaner removes a partition
+    // TTL emptied): the first write into one creates its partition metadata.
+    if (t_.swarm.ttl.on) t_.write_partition_metadata(f.partition, wr.instant.str());
     LAKEGC_RETURN_IF_ERROR(t_.put(f.partition, f.name, f.size));
     ++wr.next;
     wr.paths.push_back(f.path());

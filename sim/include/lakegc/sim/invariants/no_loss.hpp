@@ -8,11 +8,17 @@
 // * latest_readable: no file of it is missing from storage (optionally
 //   counting only files a given deletion removed, for the sweep), and
 //   names who deleted the missing file;
-// * check_latest_exact: after archival and at the end of a run, the
+// * check_latest_exact: after archival, after a TTL drop and every table
+//   service that completes after one, and at the end of a run, the
 //   snapshot resolved from the real storage equals the oracle's exactly: a
 //   file the oracle's snapshot does not hold is a replaced file group read
 //   as live again (duplicate rows), what happens when archival drops a
-//   replacecommit whose replaced files are still on storage (§5, §13).
+//   replacecommit whose replaced files are still on storage (§5, §13);
+//   and it holds no file a completed TTL replacecommit dropped, nor one a
+//   table service made from such files (Oracle::ttl_dropped, derive): the
+//   one exception I4 makes is exactly the rows of the dropped partitions,
+//   and they must stay dropped. That the drop took exactly the expired
+//   partitions is ttl_service.hpp's check_ttl_drop.
 //
 // Does not verify older snapshots (I2 retention), savepoints (I5), or that
 // the files' contents are right (the simulator's files have sizes only).
@@ -73,6 +79,12 @@ inline bool check_latest_exact(Table& t, std::string_view actor) {
   std::set<std::string> expected;
   for (const SnapshotFile& f : **ideal) expected.insert(f.path());
   for (const SnapshotFile& f : *real) {
+    if (t.oracle.dropped(f.path())) {
+      t.violation(Invariant::I4_no_loss, std::string(actor), f.path(), latest,
+                  "the latest snapshot reads rows a completed TTL replacecommit dropped (a table service that was "
+                  "pending on the partition wrote them back)");
+      return false;
+    }
     if (expected.contains(f.path())) continue;
     t.violation(Invariant::I4_no_loss, std::string(actor), f.path(), latest,
                 "the latest snapshot reads a file it must not (a replaced file group read as live again: "
