@@ -50,13 +50,18 @@ struct Hand {
   }
   InstantTime clean(std::optional<InstantTime> ectr, std::vector<InstantTime> savepoints = {}) {
     const InstantTime t = next();
-    REQUIRE(w.table.journal.request_clean(t, CleanPlan{}).ok());
+    // The plan and the metadata agree, as the cleaner writes them (Hudi's
+    // archiver reads the plan).
+    std::string sp;
+    for (const InstantTime& s : savepoints) sp += (sp.empty() ? "" : ",") + s.str();
+    CleanPlan plan;
+    plan.earliest_instant_to_retain = ectr;
+    if (!sp.empty()) plan.extra_metadata["savepointed_timestamps"] = sp;
+    REQUIRE(w.table.journal.request_clean(t, plan).ok());
     REQUIRE(w.table.journal.start_clean(t).ok());
     CompletedClean m;
     m.start_clean_time = t;
     m.earliest_commit_to_retain = ectr;
-    std::string sp;
-    for (const InstantTime& s : savepoints) sp += (sp.empty() ? "" : ",") + s.str();
     if (!sp.empty()) m.extra_metadata["savepointed_timestamps"] = sp;
     REQUIRE(w.table.journal.complete_clean(t, m).ok());
     return t;
@@ -145,7 +150,7 @@ TEST_CASE("savepoint and indexing instants are never archived; archival stops at
   for (int i = 0; i < 4; ++i) h.commit();
   const ArchivalDecision d = h.decide();
   CHECK(d.commits == ts({c1}));
-  CHECK(d.why == "first savepointed commit");
+  CHECK(d.why.starts_with("first savepointed commit"));
   REQUIRE(h.w.archive());
   const TableMetadata md = h.md();
   CHECK(md.timeline.find(sp) != nullptr);
@@ -160,7 +165,7 @@ TEST_CASE("the newest commit before the earliest pending write stays") {
   for (int i = 0; i < 4; ++i) h.commit();
   const ArchivalDecision d = h.decide();
   CHECK(d.commits == ts({c1}));
-  CHECK(d.why == "newest commit before the earliest pending write");
+  CHECK(d.why == "plan_archive: pending_write");
   (void)c2;
 }
 
@@ -237,7 +242,7 @@ TEST_CASE(
   // was pending; (b) a version rule with a lease (or a savepoint deleted
   // since) on a replaced group; (c) a clean whose truncated listing hid a
   // replaced group's files.
-  const Pin pins[] = {{122, 1, false}, {463, 1, false}, {192, 2, false}, {417, 2, false}, {35, 4, true}};
+  const Pin pins[] = {{122, 1, false}, {874, 1, false}, {192, 2, false}, {417, 2, false}, {35, 4, true}};
   for (const Pin& pin : pins) {
     CAPTURE(pin.seed);
     CAPTURE(static_cast<int>(pin.gap));

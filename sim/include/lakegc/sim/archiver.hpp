@@ -103,13 +103,17 @@
 #pragma once
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include <absl/strings/str_join.h>
+
 #include "lakegc/core/file_name.hpp"
 #include "lakegc/core/load_view.hpp"
+#include "lakegc/plan/plan_archive.hpp"
 #include "lakegc/sim/checkers.hpp"
 #include "lakegc/sim/table.hpp"
 
@@ -130,57 +134,76 @@ class Archiver {
   explicit Archiver(Table& t) : t_(t) {}
 
   /// Hudi's decision for the table `md` (the truth: Hudi's archiver reads
-  /// its own timeline).
+  /// its own timeline): the library's plan_archive with Hudi's rules (no
+  /// file listing, so without lakegc's replaced_files_on_storage bound),
+  /// then the simulator's own bounds, each cutting the commits it archives
+  /// (and, in layout 2, the cleans and rollbacks that follow them).
   ArchivalDecision decide(const TableMetadata& md) const {
     ArchivalDecision d;
-    const auto commits = md.timeline.completed_commits();
-    const bool boundary_rule = keep_counts(md, d);
-    if (commits.size() > d.max_keep) {
-      std::optional<InstantTime> bound;
-      d.why = "keep.min.commits";
-      auto lower = [&](const std::optional<InstantTime>& t, const char* reason) {
-        if (t && (!bound || *t < *bound)) {
-          bound = t;
-          d.why = reason;
-        }
-      };
-      lower(pending_write_bound(md), "newest commit before the earliest pending write");
-      lower(clustering_bound(md), "first replacecommit at or after the last clean's earliest instant to retain");
-      lower(savepoint_bound(md), "first savepointed commit");
-      lower(orphan_bound(md), "orphans of an abandoned write (sim only: the orphan sweep's to delete)");
-      if (t_.swarm.archiver_gaps_off != kAllGapsOff) {
-        char which = 0;
-        const auto gap = library_gap_bound(md, boundary_rule, t_.swarm.archiver_gaps_off, &which);
-        lower(gap, which == 'a'   ? "LIBRARY GAP (a): replaced files a savepoint of a later commit keeps"
-                   : which == 'b' ? "LIBRARY GAP (b): replaced files a guard keeps under a version rule"
-                   : which == 'c'
-                       ? "LIBRARY GAP (c): replaced files a truncated listing hid from a clean"
-                       : "LIBRARY GAP (d): replaced files of a clustering that completed after a clean passed it");
-        if (gap && bound == gap) d.gap = which;
-      }
-      const std::size_t limit = commits.size() - d.min_keep;
-      for (const Instant* c : commits) {
-        if (d.commits.size() >= limit || (bound && !(c->requested < *bound))) break;
-        d.commits.push_back(c->requested);
-      }
-    } else {
-      d.why = "keep.max.commits not exceeded";
-    }
-    for (const Action a : {Action::clean, Action::rollback}) {
-      std::vector<InstantTime> done;
-      for (const Instant& i : md.timeline.instants()) {
-        if (i.action == a && i.is_completed()) done.push_back(i.requested);
-      }
-      if (md.layout == TimelineLayout::v1) {
-        // By their own count, whatever happens to commits.
-        if (done.size() > d.max_keep) d.others.insert(d.others.end(), done.begin(), done.end() - d.min_keep);
-      } else if (!d.commits.empty()) {
-        for (const InstantTime& t : done) {
-          if (t < d.commits.back()) d.others.push_back(t);
-        }
+    ArchiveSettings s = t_.archive_settings.value_or(ArchiveSettings{});
+    s.min_commits = static_cast<std::int32_t>(t_.swarm.archive_min_commits);
+    s.max_commits = static_cast<std::int32_t>(std::max(t_.swarm.archive_max_commits, t_.swarm.archive_min_commits + 1));
+    // The simulator schedules compaction by time and has no metadata table.
+    s.compaction_trigger = CompactionTrigger::time_elapsed;
+    s.metadata_enabled = false;
+    const bool boundary_rule = t_.policy.retention(RetentionContext{md, t_.now()}).has_boundary;
+    if (!t_.archive_settings) user_policy_keep_counts(md, s);
+    ArchiveContext ctx;
+    ctx.merge_on_read = t_.swarm.type == TableType::mor;
+    ArchiveCleanPlanFacts facts;
+    if (md.last_completed_clean) {
+      if (auto plan = t_.journal.read_clean_plan(md.last_completed_clean->instant); plan.ok()) {
+        facts.clean = md.last_completed_clean->instant;
+        if (plan->earliest_instant_to_retain)
+          facts.earliest_instant_to_retain = plan->earliest_instant_to_retain->str();
+        // Hudi records the savepointed commits' times; the simulator's
+        // savepoints have times of their own (savepointer.hpp).
+        std::vector<std::string> commits;
+        for (const InstantTime& sp : md.last_completed_clean->savepointed_timestamps)
+          commits.push_back(t_.oracle.savepointed_commit(sp).str());
+        if (!commits.empty()) facts.savepointed_timestamps = absl::StrJoin(commits, ",");
+        ctx.last_clean_plan = &facts;
       }
     }
-    std::sort(d.others.begin(), d.others.end());
+    auto plan = plan_archive(md, s, ctx);
+    if (!plan.ok()) {
+      d.why = std::string(message_of(plan.status()));
+      return d;
+    }
+    d.min_keep = static_cast<std::uint32_t>(plan->keep.min_keep);
+    d.max_keep = static_cast<std::uint32_t>(plan->keep.max_keep);
+    for (const Instant& i : plan->archived) (is_commit_action(i.action) ? d.commits : d.others).push_back(i.requested);
+    d.why = why_commits_stop(*plan, d);
+
+    // The simulator's bounds.
+    std::optional<InstantTime> bound;
+    const char* reason = nullptr;
+    auto lower = [&](const std::optional<InstantTime>& t, const char* r) {
+      if (t && (!bound || *t < *bound)) {
+        bound = t;
+        reason = r;
+      }
+    };
+    lower(savepoint_bound(md), "first savepointed commit (the simulator's savepoints have times of their own)");
+    lower(orphan_bound(md), "orphans of an abandoned write (sim only: the orphan sweep's to delete)");
+    if (t_.swarm.archiver_gaps_off != kAllGapsOff && !d.commits.empty()) {
+      char which = 0;
+      const auto gap = library_gap_bound(md, boundary_rule, t_.swarm.archiver_gaps_off, &which);
+      lower(gap, which == 'a'   ? "LIBRARY GAP (a): replaced files a savepoint of a later commit keeps"
+                 : which == 'b' ? "LIBRARY GAP (b): replaced files a guard keeps under a version rule"
+                 : which == 'c'
+                     ? "LIBRARY GAP (c): replaced files a truncated listing hid from a clean"
+                     : "LIBRARY GAP (d): replaced files of a clustering that completed after a clean passed it");
+      if (gap && bound == gap && !(d.commits.back() < *gap)) d.gap = which;
+    }
+    if (bound && !d.commits.empty() && !(d.commits.back() < *bound)) {
+      std::erase_if(d.commits, [&](const InstantTime& c) { return !(c < *bound); });
+      d.why = reason;
+      if (md.layout != TimelineLayout::v1) {
+        // Layout 2: cleans and rollbacks follow the last archived commit.
+        std::erase_if(d.others, [&](const InstantTime& o) { return d.commits.empty() || !(o < d.commits.back()); });
+      }
+    }
     return d;
   }
 
@@ -208,22 +231,36 @@ class Archiver {
   }
 
  private:
-  // ArchivalUtils.getMinAndMaxInstantsToKeep: keep.min rises to the commits
-  // after the cleaner's earliest commit to retain plus two, keep.max with it.
-  // Returns whether the policy has a boundary rule.
-  bool keep_counts(const TableMetadata& md, ArchivalDecision& d) const {
-    d.min_keep = t_.swarm.archive_min_commits;
-    d.max_keep = std::max(t_.swarm.archive_max_commits, d.min_keep);
-    RetentionContext ctx{md, t_.now()};
-    const Retention r = t_.policy.retention(ctx);
-    if (!r.has_boundary || !r.ectr) return r.has_boundary;
-    std::uint32_t after = 0;
+  // A policy composed by the user (lakegc::sim::verify) has no Hudi
+  // configuration for ArchivalUtils.getMinAndMaxInstantsToKeep to read:
+  // keep.min rises to the commits after the policy's own earliest commit
+  // to retain plus two, keep.max with it. plan_archive is told the cleaner
+  // keeps file versions (version rules) or more commits than the table has
+  // (boundary rules, for the clustering bound's savepoint rule), so that it
+  // raises nothing itself.
+  void user_policy_keep_counts(const TableMetadata& md, ArchiveSettings& s) const {
+    const Retention r = t_.policy.retention(RetentionContext{md, t_.now()});
+    s.cleaner_policy =
+        r.has_boundary ? CleanerPolicyKind::keep_latest_commits : CleanerPolicyKind::keep_latest_file_versions;
+    s.cleaner_commits_retained = std::numeric_limits<std::uint32_t>::max();
+    if (!r.has_boundary || !r.ectr) return;
+    std::int32_t after = 0;
     for (const Instant* c : md.timeline.completed_commits()) after += *r.ectr < c->requested ? 1 : 0;
-    if (d.min_keep < after + 2) {
-      d.max_keep = after + 2 + (d.max_keep - d.min_keep);
-      d.min_keep = after + 2;
+    if (s.min_commits < after + 2) {
+      s.max_commits = after + 2 + (s.max_commits - s.min_commits);
+      s.min_commits = after + 2;
     }
-    return true;
+  }
+
+  // The reason plan_archive's commits stop: the first rule that keeps the
+  // oldest commit it leaves.
+  static std::string why_commits_stop(const ArchivePlan& plan, const ArchivalDecision& d) {
+    for (const ArchiveKept& k : plan.kept) {
+      if (!is_commit_action(k.instant.action) || k.reasons.empty()) continue;
+      if (!d.commits.empty() && k.instant.requested < d.commits.back()) continue;
+      return fmt::format("plan_archive: {}", to_string(k.reasons.front()));
+    }
+    return d.commits.empty() && plan.kept.empty() ? "keep.max.commits not exceeded" : "keep.min.commits";
   }
 
   // The library-gap bounds (see the header): the earliest completed
@@ -281,53 +318,6 @@ class Archiver {
       }
     }
     return out;
-  }
-
-  // The newest completed commit before the earliest pending write, or that
-  // write when none precedes it.
-  static std::optional<InstantTime> pending_write_bound(const TableMetadata& md) {
-    const auto pending = md.timeline.pending_writes();
-    if (pending.empty()) return std::nullopt;
-    const InstantTime first = pending.front()->requested;
-    std::optional<InstantTime> before;
-    for (const Instant* c : md.timeline.completed_commits()) {
-      if (c->requested < first) before = c->requested;
-    }
-    return before ? before : first;
-  }
-
-  // ClusteringUtils.getEarliestInstantToRetainForClustering.
-  std::optional<InstantTime> clustering_bound(const TableMetadata& md) const {
-    std::vector<InstantTime> replaces;  // replacecommit and clustering instants, any state
-    for (const Instant& i : md.timeline.instants()) {
-      if (i.action == Action::replacecommit || i.action == Action::clustering) replaces.push_back(i.requested);
-    }
-    if (replaces.empty()) return std::nullopt;
-    const auto& clean = md.last_completed_clean;
-    if (!clean) return replaces.front();
-    InstantTime lower = clean->instant;  // no earliest instant to retain: the clean itself
-    if (clean->earliest_commit_to_retain) {
-      lower = *clean->earliest_commit_to_retain;
-      // getEarliestReplacedSavepointInClean: the savepoints the clean
-      // recorded are commit times in Hudi (the simulator maps its own
-      // savepoint instants back to their commits).
-      std::optional<InstantTime> earliest_sp;
-      for (const InstantTime& sp : clean->savepointed_timestamps) {
-        const InstantTime c = t_.oracle.savepointed_commit(sp);
-        if (!earliest_sp || c < *earliest_sp) earliest_sp = c;
-      }
-      if (earliest_sp && *earliest_sp < lower) {
-        const bool replace_between = std::any_of(
-            md.timeline.completed_commits().begin(), md.timeline.completed_commits().end(), [&](const Instant* c) {
-              return c->action == Action::replacecommit && *earliest_sp <= c->requested && c->requested <= lower;
-            });
-        if (replace_between) lower = *earliest_sp;
-      }
-    }
-    for (const InstantTime& r : replaces) {
-      if (lower <= r) return r;
-    }
-    return std::nullopt;
   }
 
   // Archival stops at the first savepointed commit.
