@@ -1450,15 +1450,16 @@ class Suite:
         deletes are the ones Hudi's own rollbackFailedWrites deletes on
         another copy (`hudi continue --commits 1`), Hudi then reads the
         table as before (verify against the baseline) and (--seeds: time),
-        writing on, finds no failed write left to roll back. Default run: the first table that
-        lakegc rolls back (tables whose failed writes a later EAGER write
-        rolled back already do not count); --seeds: every one."""
+        writing on, finds no failed write left to roll back; in table
+        version 6 the log files holding rollback command blocks are the ones
+        Hudi's rollback writes (name and size). Default run: the first table
+        that lakegc rolls back (tables whose failed writes a later EAGER
+        write rolled back already do not count) and the first whose
+        rollback writes rollback blocks; --seeds: every one."""
         if not tb.get("lake_inspect") or not tb["gen"].get("failed_writes") or tb["gen"]["settings"].get("occ_two_writers"):
             return
         now = self.plan_now(tb)
         largs_of = lambda d: ["rollback", d, "--execute", "--json", "--now", now, "--no-concurrent-writers"]
-        if getattr(self, "rolled_back", False) and not self.o.seeds:
-            return
         # A later EAGER write rolls earlier failed writes back itself: only a
         # table that still has one counts.
         rc0, out0, err0 = run_lakegc(self.o.lakegc, ["rollback", self.ldir(tb), "--json", "--now", now], self.env)
@@ -1466,6 +1467,9 @@ class Suite:
             self.diff("rollback", tb, ["lakegc rollback (dry run) failed (exit %d): %s" % (rc0, err0)], [])
             return
         failed = [r["instant"] for r in out0["rollbacks"]] + [r["instant"] for r in out0["pending_rollbacks"]]
+        blocks = any(r.get("kept_files") for r in out0["rollbacks"])
+        if not self.o.seeds and (getattr(self, "rolled_back_blocks", False) if blocks else getattr(self, "rolled_back", False)):
+            return
         if not failed:
             log("  %s: no failed write left to roll back (a later write rolled them back)" % tb["name"])
             return
@@ -1498,6 +1502,7 @@ class Suite:
         before = self.data_files(copy)
         rc, out, err = run_lakegc(self.o.lakegc, largs, self.env)
         self.rolled_back = True
+        self.rolled_back_blocks = getattr(self, "rolled_back_blocks", False) or blocks
         texts = []
         if rc != 0 or out is None:
             self.diff("rollback", tb, ["lakegc rollback --execute failed (exit %d): %s" % (rc, err)], repro)
@@ -1516,6 +1521,22 @@ class Suite:
             if deleted != hudi_deleted:
                 texts.append("files deleted: only lakegc %s, only Hudi %s"
                              % (sorted(deleted - hudi_deleted)[:8], sorted(hudi_deleted - deleted)[:8]))
+            # Version 6: the new log files holding rollback command blocks,
+            # by name and size; lakegc creates no other data file.
+            lake_logs = set(f for d in out.get("done", []) for f in d.get("rollback_log_files", []))
+            hudi_logs = set(h["result"].get("rollback_log_files", []))
+            if lake_logs != hudi_logs:
+                texts.append("rollback log files: only lakegc %s, only Hudi %s"
+                             % (sorted(lake_logs - hudi_logs)[:8], sorted(hudi_logs - lake_logs)[:8]))
+            for f in sorted(lake_logs & hudi_logs):
+                a, b2 = os.path.getsize(os.path.join(copy, f)), os.path.getsize(os.path.join(hcopy, f))
+                if a != b2:
+                    texts.append("rollback log file %s: %d bytes by lakegc, %d by Hudi" % (f, a, b2))
+        created = self.data_files(copy) - before
+        lake_made = set(f for d in out.get("done", []) for f in d.get("rollback_log_files", []))
+        if created != lake_made:
+            texts.append("lakegc's rollback created data files other than its rollback log files: %s"
+                         % sorted(created - lake_made)[:8])
         v = hudi("verify", copy, "--baseline", base)
         if b["exit"] != 0 or self.verify_failed(v, tb):
             texts.append("hudi verify after lakegc's rollback failed: %s" % (b.get("error") or self.verify_failed(v, tb)))
@@ -1526,8 +1547,8 @@ class Suite:
         elif c["result"].get("rolled_back_failed_writes"):
             texts.append("hudi found failed writes to roll back after lakegc's rollback")
         self.diff("rollback", tb, texts, repro)
-        log("  %s: lakegc rolled back %d write(s), deleted %d file(s) (Hudi's rollback: %s); verify %s, continue %s"
-            % (tb["name"], len(out.get("done", [])), len(deleted),
+        log("  %s: lakegc rolled back %d write(s), deleted %d file(s), wrote %d rollback block(s) (Hudi's rollback: %s); verify %s, continue %s"
+            % (tb["name"], len(out.get("done", [])), len(deleted), len(created),
                len(of_failed(before - self.data_files(hcopy))) if h["exit"] == 0 else "FAILED",
                "FAILED" if self.verify_failed(v, tb) else "ok",
                "not run" if c.get("skipped") else "ok" if c["exit"] == 0 else "FAILED"))

@@ -52,12 +52,14 @@ With a metadata table: Hudi writes nothing to it for the rollback of a write
 that never reached it (the usual failed write); a failed write that has a
 metadata-table instant is refused (Hudi rolls that back too; lakegc does not).
 
+Table version 6: a log file of an earlier slice that a failed deltacommit
+appended to is kept (it holds committed blocks too), and its file group gets a
+new log file holding a rollback command block, as Hudi's rollback writes.
+
 Refused (exit 1, nothing changed, the reason named): a failed write with an
-instant in the metadata table, an unreadable metadata table, table
-version 6 log files a failed deltacommit appended to (Hudi appends a rollback
-command block), EAGER rollback of a write with completed commits after it and
-no heartbeat file (Hudi refuses it too), a bootstrap table, a table version
-above 9, a lock it cannot take.
+instant in the metadata table, an unreadable metadata table, EAGER rollback of
+a write with completed commits after it and no heartbeat file (Hudi refuses it
+too), a bootstrap table, a table version above 9, a lock it cannot take.
 
 options:
   --execute               carry the rollback out (default: print the plan)
@@ -101,7 +103,8 @@ inline std::string text_of(const hudi::RollbackRunReport& r, bool executed, Fail
       for (const auto& f : a.files)
         out += fmt::format("  delete {} ({} bytes)\n", join_path(f.partition, f.name), f.size);
       for (const auto& f : a.kept_files) {
-        out += fmt::format("  keep   {} (a log file it appended to)\n", join_path(f.partition, f.name));
+        out += fmt::format("  keep   {} (a log file it appended to: a rollback block goes after it)\n",
+                           join_path(f.partition, f.name));
       }
     }
     if (r.pending.empty() && r.plan.rollbacks.empty()) out += "nothing to roll back\n";
@@ -110,6 +113,9 @@ inline std::string text_of(const hudi::RollbackRunReport& r, bool executed, Fail
     out += fmt::format("rolled back {} {} as rollback {}{}: {} file(s) deleted ({} bytes), {} already gone\n",
                        d.failed.action, d.failed.commit_time, d.rollback_instant, d.resumed ? " (resumed)" : "",
                        d.tally.files_deleted, d.tally.bytes_deleted, d.tally.files_already_gone);
+    for (const hudi::RollbackLogFile& f : d.rollback_log_files) {
+      out += fmt::format("  rollback block {}{}\n", f.path, f.reused ? " (written by the interrupted run)" : "");
+    }
   }
   if (executed && r.done.empty()) out += "nothing to roll back\n";
   for (const auto& [t, why] : r.left_alone) out += fmt::format("left alone: {}: {}\n", t, why);
@@ -179,6 +185,10 @@ inline std::string json_of(const std::string& table, const hudi::RollbackRunRepo
     for (const auto& [p, pm] : d.metadata.partition_metadata) {
       for (const auto& f : pm.success_delete_files) j.value(f);
     }
+    j.end_array();
+    // Version 6: the new log files holding rollback command blocks.
+    j.key("rollback_log_files").begin_array();
+    for (const hudi::RollbackLogFile& f : d.rollback_log_files) j.value(f.path);
     j.end_array();
     j.end_object();
   }

@@ -25,14 +25,20 @@
 //    the files are the markers' (plan_rollback). With markers off, the
 //    uncommitted files named with the instant (the listing fallback).
 //
+// 4. Table version 6: a log file of an earlier slice that a failed
+//    deltacommit appended blocks to is kept, and the file group gets a new
+//    log file holding a rollback command block (rollback_log_block.hpp;
+//    the plan's logBlocksToBeDeleted, one request per file group; the
+//    metadata's rollbackLogFiles and logFilesFromFailedCommit).
+//
 // The metadata table: see metadata_table/rollback_check.hpp (the caller
-// checks it). What it will not do (the caller refuses before any change): version-6
-// log files a failed deltacommit appended to (Hudi appends a rollback
-// command block to them); EAGER rollback of an instant with completed
-// commits after it and no heartbeat file (Hudi's
-// validateRollbackCommitSequence throws there).
+// checks it). What it will not do (the caller refuses before any change):
+// EAGER rollback of an instant with completed commits after it and no
+// heartbeat file (Hudi's validateRollbackCommitSequence throws there); a
+// kept log file whose name does not say its file group.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -53,6 +59,7 @@
 #include "lakegc/hudi/in_flight.hpp"
 #include "lakegc/hudi/journal.hpp"
 #include "lakegc/hudi/remove_tree.hpp"
+#include "lakegc/hudi/rollback_log_block.hpp"
 #include "lakegc/hudi/rollback_records.hpp"
 #include "lakegc/plan/plan_rollback.hpp"
 
@@ -77,6 +84,8 @@ struct RolledBack {
   bool resumed = false;  ///< a pending rollback finished from its plan
   RollbackMetadataRecord metadata;
   DeleteTally tally;
+  /// Version 6: the log files holding this rollback's command blocks.
+  std::vector<RollbackLogFile> rollback_log_files;
 };
 
 /// What a run would do (dry run) or did.
@@ -120,6 +129,12 @@ inline std::optional<std::string> file_id_of(std::string_view name) {
         fmt::format("{}: path '{}' is not a file of partition '{}'", where, path, partition));
   }
   return join_path(partition, name);
+}
+
+/// How Hudi names a file it has just written in rollback metadata
+/// (StoragePathInfo.getPath(): qualified, `file:/...` on a local disk).
+inline std::string qualified_path(const std::string& display) {
+  return display.starts_with('/') ? "file:" + display : display;
 }
 
 }  // namespace rollback_detail
@@ -215,12 +230,13 @@ class rollback_service {
     RollbackPlan planned = plan_rollback(md, o_.rollback, o_.plan_now_ms, view ? &*view : nullptr);
     for (RollbackAction& a : planned.rollbacks) {
       if (being_rolled_back.contains(a.instant)) continue;  // its pending rollback finishes it
-      if (!a.kept_files.empty()) {
-        r.refusal = fmt::format(
-            "{} {} appended to {} log file(s) of earlier file slices (e.g. {}/{}); in table version 6 Hudi appends "
-            "a rollback command block to them, which lakegc does not write (run Hudi's rollback)",
-            to_string(a.action), a.instant, a.kept_files.size(), a.kept_files.front().partition,
-            a.kept_files.front().name);
+      for (const WrittenFile& f : a.kept_files) {
+        if (!parse_log_file_name(f.name).ok()) {
+          r.refusal = fmt::format(
+              "{} {} appended to '{}', whose name does not say its file group and slice; lakegc cannot write its "
+              "rollback block (run Hudi's rollback)",
+              to_string(a.action), a.instant, join_path(f.partition, f.name));
+        }
       }
       if (o_.rollback.policy == FailedWritesPolicy::eager && !md.heartbeats.contains(a.instant)) {
         for (const Instant& later : md.timeline.instants()) {
@@ -234,8 +250,10 @@ class rollback_service {
         }
       }
       // Markers carry no sizes; the report shows what is on storage.
-      for (WrittenFile& f : a.files) {
-        if (auto info = j_->storage().stat(join_path(f.partition, f.name)); info.ok()) f.size = info->size;
+      for (auto* files : {&a.files, &a.kept_files}) {
+        for (WrittenFile& f : *files) {
+          if (auto info = j_->storage().stat(join_path(f.partition, f.name)); info.ok()) f.size = info->size;
+        }
       }
       r.plan.rollbacks.push_back(std::move(a));
     }
@@ -255,29 +273,42 @@ class rollback_service {
   }
 
   // BaseRollbackPlanActionExecutor.requestRollback with the marker-based
-  // strategy: one request per file (version 8+), per file group (version 6).
+  // strategy (MarkerBasedRollbackStrategy.getRollbackRequests): one request
+  // per file to delete; in version 6 a log file the write began a file
+  // group with has empty file id and base instant, and the logs of earlier
+  // slices make one logBlocksToBeDeleted request per file group (name ->
+  // size; a log that is gone, an empty request), as
+  // RollbackUtils.groupRollbackRequestsBasedOnFileGroup leaves them.
   RollbackPlanRecord hudi_plan(const RollbackAction& a, State state) const {
     RollbackPlanRecord plan;
     plan.instant_to_rollback = InstantInfo{a.instant.str(), std::string(to_string(a.action))};
     if (state == State::requested) return plan;
-    const bool v8 = j_->properties().version >= 8;
-    std::map<std::tuple<std::string, std::string, std::string>, std::size_t> groups;
+    const bool v6 = j_->properties().version < 8;
     for (const WrittenFile& f : a.files) {
-      const std::string path = j_->display(join_path(f.partition, f.name));
-      const std::string file_id = rollback_detail::file_id_of(f.name).value_or("");
-      if (!v8) {
-        auto [it, added] = groups.try_emplace({f.partition, file_id, a.instant.str()}, plan.requests.size());
-        if (!added) {
-          plan.requests[it->second].files_to_be_deleted.push_back(path);
-          continue;
-        }
-      }
+      const bool began_group_with_log = v6 && f.name.starts_with('.');
       RollbackRequest q;
       q.partition_path = f.partition;
-      q.file_id = file_id;
-      q.latest_base_instant = a.instant.str();
-      q.files_to_be_deleted = {path};
+      q.file_id = began_group_with_log ? "" : rollback_detail::file_id_of(f.name).value_or("");
+      q.latest_base_instant = began_group_with_log ? "" : a.instant.str();
+      q.files_to_be_deleted = {j_->display(join_path(f.partition, f.name))};
       plan.requests.push_back(std::move(q));
+    }
+    std::map<std::pair<std::string, std::string>, std::size_t> groups;
+    for (const WrittenFile& f : a.kept_files) {
+      auto log = parse_log_file_name(f.name);
+      if (!log.ok()) continue;  // refused by fill()
+      RollbackRequest q;
+      q.partition_path = f.partition;
+      q.file_id = log->file_id;
+      q.latest_base_instant = log->instant.str();
+      auto info = j_->storage().stat(join_path(f.partition, f.name));
+      if (!info.ok()) {
+        plan.requests.push_back(std::move(q));
+        continue;
+      }
+      auto [it, added] = groups.try_emplace({f.partition, log->file_id}, plan.requests.size());
+      if (added) plan.requests.push_back(std::move(q));
+      plan.requests[it->second].log_blocks_to_be_deleted[f.name] = static_cast<std::int64_t>(info->size);
     }
     return plan;
   }
@@ -306,14 +337,33 @@ class rollback_service {
     m.start_rollback_time = rt.str();
     m.commits_rollback = {out.failed.commit_time};
     m.instants_rollback = {out.failed};
+    std::optional<std::string> last_instant;  // read once, when a rollback block needs it
     for (const RollbackRequest& q : plan.requests) {
       RollbackPartitionRecord& pm = m.partition_metadata[q.partition_path];
       pm.partition_path = q.partition_path;
-      if (!q.log_blocks_to_be_deleted.empty()) {
-        return absl::FailedPreconditionError(fmt::format(
-            "{}: the plan asks for rollback command blocks in {} log file(s) of partition '{}', which lakegc does "
-            "not write; nothing of this rollback was deleted (run Hudi's rollback)",
-            what, q.log_blocks_to_be_deleted.size(), q.partition_path));
+      // RollbackHelperV1: files to delete win over log blocks in one request.
+      if (q.files_to_be_deleted.empty() && !q.log_blocks_to_be_deleted.empty()) {
+        if (p.version >= 8) {
+          return absl::FailedPreconditionError(
+              fmt::format("{}: the plan asks for rollback blocks in partition '{}', which table version {} never has "
+                          "(Hudi refuses: log files use CREATE markers there); nothing was changed",
+                          what, q.partition_path, p.version));
+        }
+        auto base = InstantTime::parse(q.latest_base_instant.value_or(""));
+        if (!base.ok()) return annotate(base.status(), what + ": latestBaseInstant of a logBlocksToBeDeleted request");
+        if (!last_instant) {
+          LAKEGC_ASSIGN_OR_RETURN(Timeline tl, j_->load_timeline());
+          last_instant = rt.str();
+          for (const Instant& i : tl.instants()) last_instant = std::max(*last_instant, i.requested.str());
+        }
+        LAKEGC_ASSIGN_OR_RETURN(
+            RollbackLogFile lf,
+            write_rollback_log_block(st, rt, failed, *last_instant, q.partition_path, q.file_id.value_or(""), *base));
+        pm.rollback_log_files[rollback_detail::qualified_path(j_->display(lf.path))] =
+            static_cast<std::int64_t>(lf.size);
+        pm.log_files_from_failed_commit.insert(q.log_blocks_to_be_deleted.begin(), q.log_blocks_to_be_deleted.end());
+        out.rollback_log_files.push_back(std::move(lf));
+        continue;
       }
       for (const std::string& path : q.files_to_be_deleted) {
         LAKEGC_ASSIGN_OR_RETURN(std::string rel, rollback_detail::relative_path(q.partition_path, path, what));
@@ -356,6 +406,11 @@ class rollback_service {
       LAKEGC_ASSIGN_OR_RETURN(std::string bytes, encode_rollback_metadata(m));
       LAKEGC_RETURN_IF_ERROR(annotate(st.write_if_absent(rel, bytes), j_->display(rel)));
       LAKEGC_RETURN_IF_ERROR(annotate(hold.release(), "releasing the table lock after a rollback"));
+    }
+    // The rollback's own markers (of its rollback blocks), as Hudi deletes
+    // them once a version-6 MOR rollback completes.
+    if (!out.rollback_log_files.empty()) {
+      LAKEGC_RETURN_IF_ERROR(remove_tree(fmt::format("{}/{}", kMarkerDir, rt)));
     }
     return out;
   }

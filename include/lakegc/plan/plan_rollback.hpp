@@ -17,9 +17,14 @@
 // * Markers name the files a write created, so no listing is needed; an
 //   inflight write without markers falls back to the uncommitted files of
 //   the view whose name carries its instant.
-// * Layout-1 log files a failed deltacommit appended to cannot be deleted
-//   (they hold committed blocks too; Hudi appends a rollback block, which
-//   lakegc does not write): they are kept and reported.
+// * Layout 1 (table version 6) names a log file by its slice's base
+//   instant, not by the write that made it: a log file whose base instant
+//   is the failed write's began a file group of that write and is deleted
+//   (MarkerBasedRollbackStrategy.createRollbackRequestForAppend); a log
+//   file of an earlier slice is kept (readers skip its blocks of an
+//   uncommitted instant) and is what Hudi's rollback then writes a rollback
+//   command block for (hudi::rollback_service does; the storage-neutral
+//   executor only reports it).
 #pragma once
 
 #include <optional>
@@ -45,8 +50,9 @@ struct RollbackOptions {
 struct RollbackAction {
   InstantTime instant;
   Action action = Action::commit;
-  std::vector<WrittenFile> files;       // to delete
-  std::vector<WrittenFile> kept_files;  // layout-1 appended logs
+  std::vector<WrittenFile> files;  // to delete
+  /// Layout-1 log files of earlier slices the write appended blocks to: kept.
+  std::vector<WrittenFile> kept_files;
   std::string reason;
 };
 
@@ -97,8 +103,13 @@ inline RollbackPlan plan_rollback(const TableMetadata& md, const RollbackOptions
       }
     }
     for (auto& f : files) {
-      const bool layout1_log = md.layout == TimelineLayout::v1 && !f.name.empty() && f.name.front() == '.';
-      (layout1_log ? a.kept_files : a.files).push_back(std::move(f));
+      bool earlier_slice = false;
+      if (md.layout == TimelineLayout::v1 && !f.name.empty() && f.name.front() == '.') {
+        // A log name that does not parse is kept too: what it holds is unknown.
+        auto log = parse_log_file_name(f.name);
+        earlier_slice = !log.ok() || log->instant != i.requested;
+      }
+      (earlier_slice ? a.kept_files : a.files).push_back(std::move(f));
     }
     plan.rollbacks.push_back(std::move(a));
   }

@@ -10,8 +10,11 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <set>
 
+#include "lakegc/hudi/log/command_block.hpp"
+#include "lakegc/hudi/log/read_blocks.hpp"
 #include "lakegc/hudi/rollback_records.hpp"
 #include "tool_corpus.hpp"
 
@@ -63,6 +66,53 @@ planted plant_failed_write(const fs::path& root, fs::file_time_type beat) {
   spit(root / ".hoodie" / ".heartbeat" / kFailed, "");
   fs::last_write_time(root / ".hoodie" / ".heartbeat" / kFailed, beat);
   return p;
+}
+
+// Plants a failed deltacommit at kFailed in the version-6 MOR fixture (not
+// partitioned): it appended a log file to the slice of group kGroupV6 (as a
+// version-6 writer rolls over to the next version with the latest's write
+// token), began a group with a log file of its own and another with a base
+// file, with their APPEND and CREATE markers and a heartbeat long expired.
+struct planted_v6 {
+  fs::path root;
+  std::string appended;  // the log file of the earlier slice
+  std::string new_log;   // the log file of a group it began
+  std::string new_base;  // the base file of a group it began
+};
+
+const std::string kMorV6 = "sample_table/mor/parquet/v6_nonpartitioned_rollback";
+const std::string kGroupV6 = "0712b9f9-d2d5-4cae-bcf4-8fd7146af503-0";
+const std::string kBaseV6 = "20250126040823628";
+
+planted_v6 plant_failed_deltacommit_v6(const fs::path& root) {
+  planted_v6 p;
+  p.root = root;
+  const fs::path tl = root / ".hoodie";
+  const fs::path markers = tl / ".temp" / kFailed;
+  fs::create_directories(markers);
+  p.appended = "." + kGroupV6 + "_" + kBaseV6 + ".log.4_0-13-9";
+  fs::copy_file(root / ("." + kGroupV6 + "_" + kBaseV6 + ".log.3_0-13-9"), root / p.appended);
+  p.new_log = ".abcdef01-1111-2222-3333-444455556666-0_" + kFailed + ".log.1_0-9-8";
+  spit(root / p.new_log, "blocks of the failed write");
+  p.new_base = "abcdef01-1111-2222-3333-444455556667-0_0-9-9_" + kFailed + ".parquet";
+  fs::copy_file(root / ("0712b9f9-d2d5-4cae-bcf4-8fd7146af503-0_0-13-23_" + kBaseV6 + ".parquet"), root / p.new_base);
+  spit(markers / (p.appended + ".marker.APPEND"), "");
+  spit(markers / (p.new_log + ".marker.APPEND"), "");
+  spit(markers / (p.new_base + ".marker.CREATE"), "");
+  spit(tl / (kFailed + ".deltacommit.requested"), "");
+  spit(tl / (kFailed + ".deltacommit.inflight"), "");
+  fs::create_directories(tl / ".heartbeat");
+  spit(tl / ".heartbeat" / kFailed, "");
+  return p;
+}
+
+// The table's files outside .hoodie/, relative to the root.
+std::set<std::string> data_files(const fs::path& root) {
+  std::set<std::string> out;
+  for (const auto& f : files_under(root)) {
+    if (!f.starts_with(".hoodie/")) out.insert(f);
+  }
+  return out;
 }
 
 fs::file_time_type long_ago() { return fs::file_time_type::clock::now() - std::chrono::hours(24 * 400); }
@@ -231,6 +281,110 @@ TEST_CASE("layout 1 (table version 6): <r>.rollback and the failed instant's <t>
   CHECK(meta->commits_rollback == std::vector<std::string>{kFailed});
 }
 
+TEST_CASE("table version 6 MOR: a log file of an earlier slice gets a rollback block in a new log file, as Hudi 1.2") {
+  temp_dir tmp;
+  const planted_v6 p = plant_failed_deltacommit_v6(fresh_copy(kMorV6, tmp.path()));
+  const std::string rollback_log = "." + kGroupV6 + "_" + kBaseV6 + ".log.5_0-13-9";
+  const tool_result dry = run_tool(args(p.root));
+  REQUIRE_MESSAGE(dry.code == 0, dry.err);
+  CHECK(dry.out.find("keep   " + p.appended) != std::string::npos);
+  CHECK(dry.out.find("--execute would refuse") == std::string::npos);
+
+  const tool_result run = run_tool(args(p.root, {"--execute", "--no-concurrent-writers", "--json"}));
+  REQUIRE_MESSAGE(run.code == 0, run.err);
+  // Deleted: what the write began; kept: the earlier slice's log.
+  CHECK(!fs::exists(p.root / p.new_base));
+  CHECK(!fs::exists(p.root / p.new_log));
+  CHECK(fs::exists(p.root / p.appended));
+  json_doc j(run.out);
+  REQUIRE(j.root["done"].get_array().size() == 1);
+  CHECK(str(j.root["done"].at(0)["rollback_log_files"].at(0)) == rollback_log);
+
+  // The new log file: one rollback command block undoing kFailed, at the
+  // next version with the latest's write token.
+  const fs::path tl = p.root / ".hoodie";
+  auto blocks = hudi::log::read_blocks(slurp(p.root / rollback_log), rollback_log);
+  REQUIRE_MESSAGE(blocks.ok(), message_of(blocks.status()));
+  REQUIRE(blocks->size() == 1);
+  auto c = hudi::log::decode_command(blocks->front(), rollback_log);
+  REQUIRE_MESSAGE(c.ok(), message_of(c.status()));
+  CHECK(c->target_instant_time == kFailed);
+
+  // The plan: one delete request per file (the group the write began with a
+  // log has empty ids), one logBlocksToBeDeleted request for the group. The
+  // fixture has a rollback of its own: ours is the other.
+  std::string ours;
+  for (const auto& e : fs::directory_iterator(tl)) {
+    const std::string n = e.path().filename().string();
+    if (n.ends_with(".rollback.requested") && !n.starts_with("20250126040936578")) ours = n.substr(0, 17);
+  }
+  REQUIRE(!ours.empty());
+  CHECK(c->instant_time == ours);  // the active timeline's last instant: the rollback's own
+  auto plan = hudi::decode_rollback_plan(slurp(tl / (ours + ".rollback.requested")), "plan");
+  REQUIRE_MESSAGE(plan.ok(), message_of(plan.status()));
+  REQUIRE(plan->requests.size() == 3);
+  std::size_t deletes = 0;
+  bool saw_block = false;
+  for (const auto& q : plan->requests) {
+    if (!q.files_to_be_deleted.empty()) {
+      ++deletes;
+      CHECK(q.log_blocks_to_be_deleted.empty());
+      if (q.files_to_be_deleted[0].ends_with(p.new_log)) {
+        CHECK(q.file_id == std::optional<std::string>(""));
+        CHECK(q.latest_base_instant == std::optional<std::string>(""));
+      } else {
+        CHECK(q.file_id == std::optional<std::string>("abcdef01-1111-2222-3333-444455556667-0"));
+        CHECK(q.latest_base_instant == std::optional<std::string>(kFailed));
+      }
+    } else {
+      saw_block = true;
+      CHECK(q.file_id == std::optional<std::string>(kGroupV6));
+      CHECK(q.latest_base_instant == std::optional<std::string>(kBaseV6));
+      CHECK(q.log_blocks_to_be_deleted ==
+            std::map<std::string, std::int64_t>{
+                {p.appended, static_cast<std::int64_t>(fs::file_size(p.root / p.appended))}});
+    }
+  }
+  CHECK(deletes == 2);
+  CHECK(saw_block);
+  // The metadata: the rollback log file qualified as Hudi's storage names it.
+  auto meta = hudi::decode_rollback_metadata_record(slurp(tl / (ours + ".rollback")), "rollback");
+  REQUIRE_MESSAGE(meta.ok(), message_of(meta.status()));
+  CHECK(meta->total_files_deleted == 2);
+  REQUIRE(meta->partition_metadata.contains(""));
+  const auto& pm = meta->partition_metadata.at("");
+  CHECK(pm.rollback_log_files ==
+        std::map<std::string, std::int64_t>{{"file:" + (p.root / rollback_log).lexically_normal().string(),
+                                             static_cast<std::int64_t>(fs::file_size(p.root / rollback_log))}});
+  // Hudi 1.2 keys the failed write's log files by name.
+  CHECK(
+      pm.log_files_from_failed_commit ==
+      std::map<std::string, std::int64_t>{{p.appended, static_cast<std::int64_t>(fs::file_size(p.root / p.appended))}});
+  // Markers of the failed write and of the rollback itself are gone.
+  CHECK(!fs::exists(tl / ".temp" / kFailed));
+  CHECK(!fs::exists(tl / ".temp" / ours));
+  CHECK(!fs::exists(tl / (kFailed + ".deltacommit.inflight")));
+  CHECK(!fs::exists(tl / (kFailed + ".deltacommit.requested")));
+
+  // A crash after any single change, then a rerun: the same files as the
+  // uninterrupted run, one rollback block.
+  const auto expected = data_files(p.root);
+  std::size_t crashes = 0;
+  for (std::uint64_t n = 1; n < 100; ++n) {
+    CAPTURE(n);
+    const planted_v6 c2 = plant_failed_deltacommit_v6(fresh_copy(kMorV6, tmp.path() / ("c" + std::to_string(n))));
+    const tool_result crashed = run_tool_env({"LAKEGC_CRASH_AFTER_MUTATIONS=" + std::to_string(n)},
+                                             args(c2.root, {"--execute", "--no-concurrent-writers"}));
+    if (crashed.code == 0) break;
+    REQUIRE_MESSAGE(crashed.code == 86, crashed.err);
+    ++crashes;
+    const tool_result resumed = run_tool(args(c2.root, {"--execute", "--no-concurrent-writers"}));
+    REQUIRE_MESSAGE(resumed.code == 0, resumed.err);
+    CHECK(data_files(c2.root) == expected);
+  }
+  CHECK(crashes >= 8);
+}
+
 TEST_CASE("LAZY: a write whose heartbeat is alive is left alone, an expired one is rolled back") {
   temp_dir tmp;
   const planted p = plant_failed_write(fresh_copy(kV9, tmp.path()), fs::file_time_type::clock::now());
@@ -380,13 +534,6 @@ TEST_CASE("a crash after any single change is finished by the next run, ending w
   const planted ref = plant_failed_write(fresh_copy(kV9, tmp.path() / "ref"), long_ago());
   REQUIRE(run_tool(args(ref.root, {"--execute", "--conf", kLock})).code == 0);
   const auto expected_timeline = timeline_shape(ref.root);
-  auto data_files = [](const fs::path& root) {
-    std::set<std::string> out;
-    for (const auto& f : files_under(root)) {
-      if (!f.starts_with(".hoodie/")) out.insert(f);
-    }
-    return out;
-  };
   const auto expected_data = data_files(ref.root);
   std::size_t crashes = 0;
   for (std::uint64_t n = 1; n < 100; ++n) {

@@ -103,6 +103,22 @@ TEST_CASE("layout-1 logs appended by a failed deltacommit are kept, not deleted"
   CHECK(plan.rollbacks[0].kept_files.size() == 1);
 }
 
+TEST_CASE("a layout-1 log file named with the failed instant began a group of that write: deleted") {
+  TestTable t(TimelineLayout::v1);
+  t.commit({kA}, Action::deltacommit);
+  const InstantTime failed = t.tick();
+  REQUIRE(t.journal.begin(failed, Action::deltacommit).ok());
+  REQUIRE(t.journal.set_inflight(failed).ok());
+  const WrittenFile log{"p", t.log_name("fn-0", failed), 10};
+  REQUIRE(t.storage.put_sized(join_path("p", log.name), 10).ok());
+  REQUIRE(t.journal.add_marker(failed, log).ok());
+  const RollbackPlan plan = plan_rollback(t.md(), {}, t.now);
+  REQUIRE(plan.rollbacks.size() == 1);
+  REQUIRE(plan.rollbacks[0].files.size() == 1);
+  CHECK(plan.rollbacks[0].files[0].name == log.name);
+  CHECK(plan.rollbacks[0].kept_files.empty());
+}
+
 TEST_CASE("a rollback interrupted after its deletes is finished by the next run") {
   TestTable t;
   t.commit({kA});

@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.hudi.avro.model.HoodieRollbackPartitionMetadata;
 import org.apache.hudi.client.SparkRDDWriteClient;
 import org.apache.hudi.common.model.HoodieTableType;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
@@ -55,6 +56,20 @@ final class Continue {
       out.put("rolled_back_failed_writes", c.rollbackFailedWrites(Env.metaClient(dir)));
     }
     mc = Env.metaClient(dir);
+    // The log files those rollbacks wrote (table version 6: rollback command
+    // blocks), by name relative to the table, so the suite can compare them.
+    ArrayNode rollbackLogs = out.putArray("rollback_log_files");
+    String base = new org.apache.hudi.storage.StoragePath(dir).toUri().getPath();
+    for (HoodieInstant ri : mc.getActiveTimeline().getRollbackTimeline().filterCompletedInstants().getInstants()) {
+      if (before.contains(ri.requestedTime() + "." + ri.getAction() + ".completed")) continue;
+      for (HoodieRollbackPartitionMetadata pm : mc.getActiveTimeline().readRollbackMetadata(ri).getPartitionMetadata().values()) {
+        if (pm.getRollbackLogFiles() == null) continue;
+        for (String f : pm.getRollbackLogFiles().keySet()) {
+          String path = new org.apache.hudi.storage.StoragePath(f).toUri().getPath();
+          rollbackLogs.add(path.startsWith(base + "/") ? path.substring(base.length() + 1) : path);
+        }
+      }
+    }
     List<HoodieInstant> pendingClustering = mc.getActiveTimeline().filterPendingReplaceOrClusteringTimeline().getInstants();
     if (!pendingClustering.isEmpty()) {
       HoodieWriteConfig cfg = HoodieWriteConfig.newBuilder().withPath(dir).withProps(opts).withSchema(schema).build();
