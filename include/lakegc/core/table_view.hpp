@@ -257,7 +257,7 @@ class TableViewBuilder {
 
   /// A file (partition, name) a pending write's markers name.
   void add_pending_write_file(std::string_view partition, std::string_view name) {
-    pending_write_files_.emplace(fmt::format("{}/{}", partition, name));
+    pending_write_files_[std::string(partition)].emplace(name);
   }
 
   /// The completion time of an archived write instant, as the table's
@@ -269,6 +269,9 @@ class TableViewBuilder {
   /// Names of files that commit metadata says a completed instant wrote.
   /// Optional: when two base files of a group share an instant (a
   /// speculative duplicate), the one named here is the committed one.
+  /// The builder keeps `name` as a view (every file of every commit passes
+  /// here: copying each name was a quarter of load_view), so its text must
+  /// outlive build(); load_view passes the metadata's names.
   void add_committed_file(std::string_view name) { committed_names_.emplace(name); }
 
   std::size_t skipped_files() const noexcept { return skipped_; }
@@ -284,10 +287,11 @@ class TableViewBuilder {
     }
     if (!pending_write_files_.empty()) {
       for (const PartBuild& pb : parts_) {
+        const auto names = pending_write_files_.find(pb.path);
+        if (names == pending_write_files_.end()) continue;
         for (const GroupBuild& g : pb.groups) {
           auto mark = [&](std::uint32_t file) {
-            const std::string key = fmt::format("{}/{}", pb.path, v.arena_view(v.files_[file]));
-            if (pending_write_files_.contains(key)) v.files_[file].pending_write = 1;
+            if (names->second.contains(detail::to_absl(v.arena_view(v.files_[file])))) v.files_[file].pending_write = 1;
           };
           for (const BaseBuild& b : g.bases) mark(b.file);
           for (const LogBuild& l : g.logs) mark(l.file);
@@ -428,8 +432,8 @@ class TableViewBuilder {
       if (a.instant != b.instant) return a.instant < b.instant;
       // Of two base files at one instant, the one commit metadata names
       // wins; otherwise the first name, deterministically.
-      const bool ca = committed_names_.contains(detail::to_absl(v.file_name(a.file)));
-      const bool cb = committed_names_.contains(detail::to_absl(v.file_name(b.file)));
+      const bool ca = committed_names_.contains(v.file_name(a.file));
+      const bool cb = committed_names_.contains(v.file_name(b.file));
       if (ca != cb) return ca;
       return v.file_name(a.file) < v.file_name(b.file);
     });
@@ -535,8 +539,9 @@ class TableViewBuilder {
   std::vector<FileRecord> files_;
   std::string arena_;
   absl::flat_hash_set<std::string> savepointed_;
-  absl::flat_hash_set<std::string> committed_names_;
-  absl::flat_hash_set<std::string> pending_write_files_;  // partition/name
+  absl::flat_hash_set<std::string_view> committed_names_;  // views: see add_committed_file
+  // Partition -> names a pending write's markers name there.
+  absl::flat_hash_map<std::string, absl::flat_hash_set<std::string>> pending_write_files_;
   std::map<InstantTime, InstantTime> archived_completions_;
   std::size_t skipped_ = 0;
   bool require_declared_ = false;

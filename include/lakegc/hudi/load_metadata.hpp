@@ -16,6 +16,7 @@
 // instant read as "nothing" makes its files look unreferenced.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <set>
 #include <string>
@@ -95,17 +96,34 @@ inline file_kind kind_of(const TimelineFileName& f) {
 }
 
 /// CommitInfo of one completed write from its decoded metadata.
-inline CommitInfo commit_info_of(const CommitMetadata& m) {
+// Takes the decoded metadata apart instead of copying it: a layout-1
+// timeline holds tens of thousands of commits, each naming every file it
+// wrote, so one copy of every name less is most of what the journal spends
+// after parsing. Write stats come grouped by partition (decode_commit_node
+// flattens a map), so the partitions are collected in one pass and sorted
+// only when they were not.
+inline CommitInfo commit_info_of(CommitMetadata&& m) {
   CommitInfo info;
-  std::set<std::string> parts;
-  for (const WriteStat& ws : m.write_stats) {
-    parts.insert(ws.partition_path);
+  auto& parts = info.partitions_written;
+  bool sorted = true;
+  info.files.reserve(m.write_stats.size());
+  for (WriteStat& ws : m.write_stats) {
+    if (parts.empty() || parts.back() != ws.partition_path) {
+      if (!parts.empty() && ws.partition_path < parts.back()) sorted = false;
+      parts.push_back(ws.partition_path);
+    }
     if (ws.path.empty()) continue;  // in-flight stats of new inserts have no path
-    info.files.push_back({ws.partition_path, hudi::detail::file_name_of(ws.path), ws.file_size_bytes});
+    // The file name is the last component of the path (file_name_of), cut
+    // in place.
+    if (const auto slash = ws.path.find_last_of('/'); slash != std::string::npos) ws.path.erase(0, slash + 1);
+    info.files.push_back({std::move(ws.partition_path), std::move(ws.path), ws.file_size_bytes});
   }
-  info.partitions_written.assign(parts.begin(), parts.end());
-  for (const auto& [partition, ids] : m.partition_to_replace_file_ids) {
-    for (const auto& id : ids) info.replaced.push_back({partition, id});
+  if (!sorted) {
+    std::sort(parts.begin(), parts.end());
+    parts.erase(std::unique(parts.begin(), parts.end()), parts.end());
+  }
+  for (auto& [partition, ids] : m.partition_to_replace_file_ids) {
+    for (auto& id : ids) info.replaced.push_back({partition, std::move(id)});
   }
   return info;
 }
@@ -172,7 +190,7 @@ template <ReadableStorage S>
       case detail::file_kind::commit_metadata: {
         LAKEGC_ASSIGN_OR_RETURN(CommitMetadata m, decode_commit_metadata(bytes, where));
         if (is_final && inst != nullptr && inst->is_completed()) {
-          md.commits[f.parsed.requested] = detail::commit_info_of(m);
+          md.commits[f.parsed.requested] = detail::commit_info_of(std::move(m));
         }
         break;
       }

@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <string>
@@ -148,14 +149,55 @@ inline simdjson::dom::parser& json_parser() {
   return parser;
 }
 
-[[nodiscard]] inline Status shape_error(std::string_view where, std::string_view expected, std::string_view found) {
+/// Where a value is in a document, for error messages: a text, or a parent
+/// with an array index, a map key or a field name after it. It becomes text
+/// only when an error names it: the decoders read every field of every write
+/// stat of a timeline, and formatting a path for each one (whether or not an
+/// error followed) was a fifth of hudi::journal::load's time. A where_path
+/// refers to its parent and text; it lives only as long as the call it is
+/// passed to.
+class where_path {
+ public:
+  where_path(std::string_view text) noexcept : text_(text) {}    // NOLINT(google-explicit-constructor)
+  where_path(const char* text) noexcept : text_(text) {}         // NOLINT(google-explicit-constructor)
+  where_path(const std::string& text) noexcept : text_(text) {}  // NOLINT(google-explicit-constructor)
+
+  /// `this[i]`, `this["key"]`, `this.name`.
+  where_path at(std::size_t i) const noexcept { return where_path(this, step::index, {}, i); }
+  where_path key(std::string_view k) const noexcept { return where_path(this, step::key, k, 0); }
+  where_path field(std::string_view name) const noexcept { return where_path(this, step::field, name, 0); }
+
+  std::string str() const {
+    if (parent_ == nullptr) return std::string(text_);
+    std::string s = parent_->str();
+    switch (step_) {
+      case step::index: fmt::format_to(std::back_inserter(s), "[{}]", index_); break;
+      case step::key: fmt::format_to(std::back_inserter(s), "[\"{}\"]", text_); break;
+      case step::field: fmt::format_to(std::back_inserter(s), ".{}", text_); break;
+      case step::none: break;
+    }
+    return s;
+  }
+
+ private:
+  enum class step : std::uint8_t { none, index, key, field };
+  where_path(const where_path* parent, step st, std::string_view text, std::size_t index) noexcept
+      : parent_(parent), step_(st), text_(text), index_(index) {}
+
+  const where_path* parent_ = nullptr;
+  step step_ = step::none;
+  std::string_view text_;
+  std::size_t index_ = 0;
+};
+
+[[nodiscard]] inline Status shape_error(const where_path& where, std::string_view expected, std::string_view found) {
   return absl::InvalidArgumentError(
-      lakegc::detail::to_absl(fmt::format("{}: expected {}, found {}", where, expected, found)));
+      lakegc::detail::to_absl(fmt::format("{}: expected {}, found {}", where.str(), expected, found)));
 }
 
 /// Optional string: null or absent -> "".
 template <class Node>
-[[nodiscard]] Status read_string(const Node& n, std::string_view where, std::string& out) {
+[[nodiscard]] Status read_string(const Node& n, const where_path& where, std::string& out) {
   if (n.is_null()) {
     out.clear();
     return Status();
@@ -168,14 +210,14 @@ template <class Node>
 
 /// Required string: null or absent is an error.
 template <class Node>
-[[nodiscard]] Status read_required_string(const Node& n, std::string_view where, std::string& out) {
+[[nodiscard]] Status read_required_string(const Node& n, const where_path& where, std::string& out) {
   if (n.is_null()) return shape_error(where, "string", "null or nothing");
   return read_string(n, where, out);
 }
 
 /// Optional int/long: null or absent -> `fallback`.
 template <class Node>
-[[nodiscard]] Status read_int(const Node& n, std::string_view where, std::int64_t& out, std::int64_t fallback) {
+[[nodiscard]] Status read_int(const Node& n, const where_path& where, std::int64_t& out, std::int64_t fallback) {
   if (n.is_null()) {
     out = fallback;
     return Status();
@@ -188,7 +230,7 @@ template <class Node>
 
 /// Optional boolean: null or absent -> `fallback`.
 template <class Node>
-[[nodiscard]] Status read_bool(const Node& n, std::string_view where, bool& out, bool fallback) {
+[[nodiscard]] Status read_bool(const Node& n, const where_path& where, bool& out, bool fallback) {
   if (n.is_null()) {
     out = fallback;
     return Status();
@@ -202,7 +244,7 @@ template <class Node>
 /// Calls f(index, element) for each element of an array; null or absent is
 /// an empty array. Stops at the first error f returns.
 template <class Node, class F>
-[[nodiscard]] Status each_element(const Node& n, std::string_view where, F&& f) {
+[[nodiscard]] Status each_element(const Node& n, const where_path& where, F&& f) {
   if (n.is_null()) return Status();
   Status st;
   std::size_t i = 0;
@@ -217,7 +259,7 @@ template <class Node, class F>
 /// Calls f(key, value) for each entry of a map (Avro) or object (JSON); null
 /// or absent is an empty map. Stops at the first error f returns.
 template <class Node, class F>
-[[nodiscard]] Status each_entry(const Node& n, std::string_view where, F&& f) {
+[[nodiscard]] Status each_entry(const Node& n, const where_path& where, F&& f) {
   if (n.is_null()) return Status();
   Status st;
   const bool is_map = n.for_each_entry([&](std::string_view k, const auto& v) {
@@ -229,11 +271,11 @@ template <class Node, class F>
 
 /// Array of strings; null or absent -> empty. Null elements are errors.
 template <class Node>
-[[nodiscard]] Status read_string_list(const Node& n, std::string_view where, std::vector<std::string>& out) {
+[[nodiscard]] Status read_string_list(const Node& n, const where_path& where, std::vector<std::string>& out) {
   out.clear();
   return each_element(n, where, [&](std::size_t i, const auto& e) -> Status {
     const auto s = e.as_string();
-    if (!s) return shape_error(fmt::format("{}[{}]", where, i), "string", e.kind_name());
+    if (!s) return shape_error(where.at(i), "string", e.kind_name());
     out.emplace_back(*s);
     return Status();
   });
@@ -242,12 +284,12 @@ template <class Node>
 /// map<string, array<string>>; null or absent -> empty. A repeated key keeps
 /// the last value, as Hudi's readers (Jackson, Avro Java) do.
 template <class Node>
-[[nodiscard]] Status read_string_list_map(const Node& n, std::string_view where,
+[[nodiscard]] Status read_string_list_map(const Node& n, const where_path& where,
                                           std::map<std::string, std::vector<std::string>>& out) {
   out.clear();
   return each_entry(n, where, [&](std::string_view key, const auto& v) -> Status {
     std::vector<std::string> list;
-    LAKEGC_RETURN_IF_ERROR(read_string_list(v, fmt::format("{}[\"{}\"]", where, key), list));
+    LAKEGC_RETURN_IF_ERROR(read_string_list(v, where.key(key), list));
     out.insert_or_assign(std::string(key), std::move(list));
     return Status();
   });
@@ -255,11 +297,11 @@ template <class Node>
 
 /// map<string, string>; null or absent -> empty.
 template <class Node>
-[[nodiscard]] Status read_string_map(const Node& n, std::string_view where, std::map<std::string, std::string>& out) {
+[[nodiscard]] Status read_string_map(const Node& n, const where_path& where, std::map<std::string, std::string>& out) {
   out.clear();
   return each_entry(n, where, [&](std::string_view key, const auto& v) -> Status {
     std::string s;
-    LAKEGC_RETURN_IF_ERROR(read_string(v, fmt::format("{}[\"{}\"]", where, key), s));
+    LAKEGC_RETURN_IF_ERROR(read_string(v, where.key(key), s));
     out.insert_or_assign(std::string(key), std::move(s));
     return Status();
   });
@@ -282,24 +324,26 @@ template <class Node>
   LAKEGC_RETURN_IF_ERROR(
       each_entry(root.field("partitionToWriteStats"), "partitionToWriteStats",
                  [&](std::string_view partition, const auto& stats) -> Status {
-                   const std::string where = fmt::format("partitionToWriteStats[\"{}\"]", partition);
+                   const where_path top("partitionToWriteStats");
+                   const where_path where = top.key(partition);
                    std::vector<WriteStat> list;
                    LAKEGC_RETURN_IF_ERROR(each_element(stats, where, [&](std::size_t i, const auto& s) -> Status {
-                     const std::string w = fmt::format("{}[{}]", where, i);
+                     const where_path w = where.at(i);
                      if (!s.is_record()) return shape_error(w, "write stat object", s.kind_name());
                      WriteStat ws;
                      ws.partition_path.assign(partition);
-                     LAKEGC_RETURN_IF_ERROR(read_string(s.field("fileId"), w + ".fileId", ws.file_id));
-                     LAKEGC_RETURN_IF_ERROR(read_string(s.field("path"), w + ".path", ws.path));
-                     LAKEGC_RETURN_IF_ERROR(read_string(s.field("prevCommit"), w + ".prevCommit", ws.prev_commit));
+                     LAKEGC_RETURN_IF_ERROR(read_string(s.field("fileId"), w.field("fileId"), ws.file_id));
+                     LAKEGC_RETURN_IF_ERROR(read_string(s.field("path"), w.field("path"), ws.path));
+                     LAKEGC_RETURN_IF_ERROR(read_string(s.field("prevCommit"), w.field("prevCommit"), ws.prev_commit));
                      // Hudi writes the string "null" for a file group's first write.
                      if (ws.prev_commit == "null") ws.prev_commit.clear();
                      std::int64_t size = 0;
-                     LAKEGC_RETURN_IF_ERROR(read_int(s.field("fileSizeInBytes"), w + ".fileSizeInBytes", size, 0));
-                     if (size < 0) return shape_error(w + ".fileSizeInBytes", "a size >= 0", fmt::format("{}", size));
+                     LAKEGC_RETURN_IF_ERROR(read_int(s.field("fileSizeInBytes"), w.field("fileSizeInBytes"), size, 0));
+                     if (size < 0)
+                       return shape_error(w.field("fileSizeInBytes"), "a size >= 0", fmt::format("{}", size));
                      ws.file_size_bytes = static_cast<std::uint64_t>(size);
-                     LAKEGC_RETURN_IF_ERROR(read_string(s.field("baseFile"), w + ".baseFile", ws.base_file));
-                     LAKEGC_RETURN_IF_ERROR(read_string_list(s.field("logFiles"), w + ".logFiles", ws.log_files));
+                     LAKEGC_RETURN_IF_ERROR(read_string(s.field("baseFile"), w.field("baseFile"), ws.base_file));
+                     LAKEGC_RETURN_IF_ERROR(read_string_list(s.field("logFiles"), w.field("logFiles"), ws.log_files));
                      list.push_back(std::move(ws));
                      return Status();
                    }));
