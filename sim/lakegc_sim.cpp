@@ -243,16 +243,16 @@ int canaries(const Cli& cli, const char* argv0, const std::optional<lakegc::conf
     if (caught && !caught_for_the_right_reason(c, caught->violations.front().invariant)) {
       ++missed;
       const Violation& v = caught->violations.front();
-      fmt::print("canary {:<26} caught for the WRONG reason after {:>3} seed(s): seed {} {} (expected {})\n  {}\n",
+      fmt::print("canary {:<31} caught for the WRONG reason after {:>3} seed(s): seed {} {} (expected {})\n  {}\n",
                  to_string(c), tried, caught->seed, to_string(v.invariant), expected_text(c), v.describe());
     } else if (caught) {
       const Violation& v = caught->violations.front();
-      fmt::print("canary {:<26} caught after {:>3} seed(s): seed {} {} ({})\n", to_string(c), tried, caught->seed,
+      fmt::print("canary {:<31} caught after {:>3} seed(s): seed {} {} ({})\n", to_string(c), tried, caught->seed,
                  to_string(v.invariant), v.actor);
       if (!cli.quiet) fmt::print("  {}\n  replay: {}\n", v.describe(), replay_command(argv0, one, caught->seed, c));
     } else {
       ++missed;
-      fmt::print("canary {:<26} NOT caught within {} seed(s)\n", to_string(c), tried);
+      fmt::print("canary {:<31} NOT caught within {} seed(s)\n", to_string(c), tried);
     }
   }
   return missed == 0 ? 0 : 1;

@@ -287,4 +287,19 @@ TEST_CASE("canary controls: the focused swarms of the archival canaries hold wit
   }
 }
 
+TEST_CASE("archive-ignores-replaced-groups: the canary's swarm holds with plan_archive's clustering bound") {
+  // The canary's focused swarm (clustering and archival often, gap bounds
+  // off) with Hudi's rule: the clustering bound alone keeps it safe.
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    CAPTURE(seed);
+    RunOptions o;
+    o.seed = seed;
+    o.canary = Canary::archive_ignores_replaced_groups;
+    o.adjust_swarm = [](SwarmConfig& s) { s.archive_ignores_replaced_groups = false; };
+    const auto r = run_seed(o).value();
+    CHECK(r.ok());
+    CHECK(r.stats.archivals > 0);
+  }
+}
+
 }  // namespace lakegc::tests::archiver_test

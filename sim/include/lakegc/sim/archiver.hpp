@@ -174,6 +174,7 @@ class Archiver {
     d.max_keep = static_cast<std::uint32_t>(plan->keep.max_keep);
     for (const Instant& i : plan->archived) (is_commit_action(i.action) ? d.commits : d.others).push_back(i.requested);
     d.why = why_commits_stop(*plan, d);
+    if (t_.swarm.archive_ignores_replaced_groups) ignore_clustering_bound(*plan, d);
 
     // The simulator's bounds.
     std::optional<InstantTime> bound;
@@ -249,6 +250,22 @@ class Archiver {
     if (s.min_commits < after + 2) {
       s.max_commits = after + 2 + (s.max_commits - s.min_commits);
       s.min_commits = after + 2;
+    }
+  }
+
+  // CANARY archive-ignores-replaced-groups (Hudi issue 6938): the commits
+  // the clustering bound alone kept are archived as well, in order, up to
+  // the first one another rule keeps.
+  static void ignore_clustering_bound(const ArchivePlan& plan, ArchivalDecision& d) {
+    std::vector<const ArchiveKept*> kept;
+    for (const ArchiveKept& k : plan.kept) {
+      if (is_commit_action(k.instant.action)) kept.push_back(&k);
+    }
+    for (const ArchiveKept* k : kept) {
+      if (!d.commits.empty() && k->instant.requested < d.commits.back()) continue;
+      if (k->reasons != std::vector<ArchiveStop>{ArchiveStop::clustering}) break;
+      d.commits.push_back(k->instant.requested);
+      d.why = "CANARY: the clustering bound ignored";
     }
   }
 

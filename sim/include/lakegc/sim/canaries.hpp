@@ -55,9 +55,41 @@
 //   OCC deployments must use LAZY): a live write's files, named by its
 //   markers, are deleted: I3.
 //
+// And one attacks partition TTL (ttl_service.hpp):
+//
+// * ttl_ignores_pending_compaction: the TTL run drops expired partitions
+//   although a pending compaction or clustering touches them (Hudi's
+//   DeletePartitionUtils.checkForPendingTableServiceActions makes such a run
+//   a no-op). A compaction that completes afterwards writes into a dropped
+//   group, which stays replaced: nothing reads it, and lakegc's cleaner keeps
+//   its inputs (guard::pending_table_services covers replaced groups too,
+//   where Hudi's CleanPlanner.getReplacedFilesEligibleToClean does not look
+//   at pending compactions), so no invariant sees it. A clustering that
+//   completes afterwards makes a live group of the dropped rows in the
+//   dropped partition: I4 (check_latest_exact: rows a TTL replacecommit
+//   dropped read again); or, when the cleaner's boundary passes the
+//   replacecommit first, the cleaner deletes the clustering's input (a
+//   pending clustering's input in a replaced group is not guarded, in lakegc
+//   as in Hudi): I2 after that clean (pending services' inputs), or I1 when
+//   the clustering finds it gone. Its swarm has both services pending on the
+//   cold partition when the gap ends.
+//
+// And one attacks archival (archiver.hpp), the cleaning policy staying the
+// swarm's:
+//
+// * archive_ignores_replaced_groups (Hudi issue 6938): the archiver passes
+//   the first replacecommit or clustering instant not yet behind the last
+//   clean's earliest instant to retain (plan_archive's clustering bound
+//   dropped, the library-gap bounds off). The cleaner has not removed the
+//   replaced groups' files yet, so once the replacecommit is archived they
+//   read as live again: duplicates, I4 (check_latest_exact, after every
+//   archival). Its swarm clusters and archives often.
+//
 // The sweep and rollback canaries, and replace_unclamped, must be caught
 // for the right reason (expected_invariants): the first violation is I3
-// (I4 or I3 for orphans_all_actions_start; I4 for replace_unclamped).
+// (I4 or I3 for orphans_all_actions_start; I4 for replace_unclamped; I4 or
+// I2 or I1 for ttl_ignores_pending_compaction; I4 for
+// archive_ignores_replaced_groups).
 #pragma once
 
 #include <algorithm>
@@ -110,22 +142,27 @@ enum class Canary : std::uint8_t {
   rollback_eager,
   orphans_all_actions_start,
   replace_unclamped,
+  ttl_ignores_pending_compaction,
+  archive_ignores_replaced_groups,
 };
 
-inline constexpr std::array<Canary, 8> kCanaries = {Canary::hours_8584,
-                                                    Canary::no_pending_guard,
-                                                    Canary::no_savepoint_guard,
-                                                    Canary::orphans_short_cutoff,
-                                                    Canary::orphans_ignore_markers,
-                                                    Canary::rollback_eager,
-                                                    Canary::orphans_all_actions_start,
-                                                    Canary::replace_unclamped};
+inline constexpr std::array<Canary, 10> kCanaries = {Canary::hours_8584,
+                                                     Canary::no_pending_guard,
+                                                     Canary::no_savepoint_guard,
+                                                     Canary::orphans_short_cutoff,
+                                                     Canary::orphans_ignore_markers,
+                                                     Canary::rollback_eager,
+                                                     Canary::orphans_all_actions_start,
+                                                     Canary::replace_unclamped,
+                                                     Canary::ttl_ignores_pending_compaction,
+                                                     Canary::archive_ignores_replaced_groups};
 
 /// Canaries that break the orphan sweep or rollback, not the cleaning
 /// policy: their runs keep the swarm's policy.
 constexpr bool keeps_swarm_policy(Canary c) noexcept {
   return c == Canary::orphans_short_cutoff || c == Canary::orphans_ignore_markers || c == Canary::rollback_eager ||
-         c == Canary::orphans_all_actions_start;
+         c == Canary::orphans_all_actions_start || c == Canary::ttl_ignores_pending_compaction ||
+         c == Canary::archive_ignores_replaced_groups;
 }
 
 constexpr std::string_view to_string(Canary c) noexcept {
@@ -139,6 +176,8 @@ constexpr std::string_view to_string(Canary c) noexcept {
     case Canary::rollback_eager: return "rollback-eager";
     case Canary::orphans_all_actions_start: return "orphans-all-actions-start";
     case Canary::replace_unclamped: return "replace-unclamped";
+    case Canary::ttl_ignores_pending_compaction: return "ttl-ignores-pending-compaction";
+    case Canary::archive_ignores_replaced_groups: return "archive-ignores-replaced-groups";
   }
   return "?";
 }
@@ -151,7 +190,10 @@ inline std::vector<Invariant> expected_invariants(Canary c) {
     case Canary::orphans_ignore_markers:
     case Canary::rollback_eager: return {Invariant::I3_orphan_cutoff};
     case Canary::orphans_all_actions_start: return {Invariant::I4_no_loss, Invariant::I3_orphan_cutoff};
-    case Canary::replace_unclamped: return {Invariant::I4_no_loss};
+    case Canary::replace_unclamped:
+    case Canary::archive_ignores_replaced_groups: return {Invariant::I4_no_loss};
+    case Canary::ttl_ignores_pending_compaction:
+      return {Invariant::I4_no_loss, Invariant::I2_retention, Invariant::I1_reader_isolation};
     default: return {};
   }
 }
@@ -219,6 +261,33 @@ inline void focus_swarm(Canary c, SwarmConfig& s) {
     s.archive_min_commits = std::min<std::uint32_t>(s.archive_min_commits, 6);
     s.archive_max_commits = s.archive_min_commits + 2;
   }
+  if (c == Canary::ttl_ignores_pending_compaction) {
+    // A cold partition with groups to compact and cluster, both services
+    // left pending by the history (World::write_history) and outlasting
+    // the first TTL run after the gap.
+    s.ttl.on = true;
+    s.ttl.ignore_pending_services = true;
+    s.ttl.cold = 1;
+    s.ttl.history_commits = std::max<std::uint32_t>(s.ttl.history_commits, 6);
+    s.ttl.interval_ms = std::min<std::int64_t>(s.ttl.interval_ms, 30 * kMinute);
+    s.insert_percent = std::max<std::uint32_t>(s.insert_percent, 50);
+    s.max_groups = std::max<std::uint32_t>(s.max_groups, 8);
+    s.type = TableType::mor;
+    s.compaction = true;
+    s.compaction_duration_ms = std::max<std::int64_t>(s.compaction_duration_ms, 3 * kHour);
+    s.clustering = true;
+    s.clustering_duration_ms = std::max<std::int64_t>(s.clustering_duration_ms, 3 * kHour);
+  }
+  if (c == Canary::archive_ignores_replaced_groups) {
+    s.archive_ignores_replaced_groups = true;
+    s.archiver_gaps_off = kAllGapsOff;
+    s.clustering = true;
+    s.clustering_interval_ms = std::min<std::int64_t>(s.clustering_interval_ms, 90 * kMinute);
+    s.archiver = true;
+    s.archive_interval_ms = std::min<std::int64_t>(s.archive_interval_ms, kHour);
+    s.archive_min_commits = std::min<std::uint32_t>(s.archive_min_commits, 6);
+    s.archive_max_commits = s.archive_min_commits + 2;
+  }
   if (c == Canary::replace_unclamped) {
     // Replaced groups whose files a lease keeps past the boundary, then
     // archival: clustering often, long time-travel queries (the canary's
@@ -262,7 +331,9 @@ inline any_policy make_canary_policy(Canary c, std::uint32_t commits, std::uint3
     case Canary::orphans_short_cutoff:
     case Canary::orphans_ignore_markers:
     case Canary::orphans_all_actions_start:
-    case Canary::rollback_eager:  // not a policy canary: run_seed keeps the swarm's policy
+    case Canary::rollback_eager:
+    case Canary::ttl_ignores_pending_compaction:
+    case Canary::archive_ignores_replaced_groups:  // not a policy canary: run_seed keeps the swarm's policy
     case Canary::none: break;
   }
   return any_policy(default_cleaning());

@@ -159,6 +159,10 @@ struct SwarmConfig {
   /// --strict-archiver turns them all off (kAllGapsOff: Hudi's rules and
   /// the orphan bound only) to reproduce the gaps.
   std::uint8_t archiver_gaps_off = 0;
+  /// CANARY archive-ignores-replaced-groups (canaries.hpp): the archiver
+  /// passes the first replacecommit not yet behind the last clean's
+  /// earliest instant to retain (Hudi issue 6938).
+  bool archive_ignores_replaced_groups = false;
   // Orphan sweeper.
   SweeperKnobs sweeper;
   // Partition TTL.
@@ -360,7 +364,8 @@ inline std::string describe(const SwarmConfig& s) {
       s.cleaner == CleanerMode::inline_after_commit ? std::string("inline")
                                                     : fmt::format("async every {}min", mins(s.clean_interval_ms)),
       s.archiver, mins(s.archive_interval_ms), s.archive_min_commits, s.archive_max_commits,
-      s.archive_readable ? "" : ", archive unreadable by lakegc");
+      std::string(s.archive_readable ? "" : ", archive unreadable by lakegc") +
+          (s.archive_ignores_replaced_groups ? ", CANARY ignores replaced groups" : ""));
   out += fmt::format("  sweeper   : {}", s.sweeper.on ? "on" : "off");
   if (s.sweeper.on) {
     out += fmt::format(" (every ~{}min, listing up to {}min, cutoff {}min{}{})", mins(s.sweeper.interval_ms),

@@ -122,8 +122,10 @@ class World {
         write_finish(0);
       }
     }
-    if (rng_.chance(1, 2)) compaction_schedule();
-    if (rng_.chance(1, 2)) clustering_schedule();
+    // The canary's swarm always leaves both pending.
+    const bool canary = table.swarm.ttl.ignore_pending_services;
+    if (rng_.chance(1, 2) || canary) compaction_schedule();
+    if (rng_.chance(1, 2) || canary) clustering_schedule();
     table.sample_storage();
     advance(table.swarm.ttl.gap_ms);
     table.skip_sampling();
