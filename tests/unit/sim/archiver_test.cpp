@@ -211,6 +211,25 @@ TEST_CASE("the first replacecommit at or after the last clean's earliest instant
   }
 }
 
+TEST_CASE("I6: after archival the active timeline is bounded by keep.max or what the bounds hold back") {
+  Hand h(TimelineLayout::v2);
+  h.commit();
+  const InstantTime r = h.commit(Action::replacecommit, {{"p", "a"}});
+  for (int i = 0; i < 6; ++i) h.commit();
+  // Not archived yet: 8 commits, keep.max 3, the replacecommit (no clean)
+  // holds 7 back.
+  check_timeline_bounded(h.w.table, h.decide(), h.md());
+  REQUIRE_FALSE(h.w.table.violations.empty());
+  CHECK(h.w.table.violations.front().invariant == Invariant::I6_convergence);
+  h.w.table.violations.clear();
+  REQUIRE(h.w.archive());
+  const ArchivalDecision d = h.decide();
+  CHECK(d.held_from == r);
+  check_timeline_bounded(h.w.table, d, h.md());
+  CHECK(h.w.table.violations.empty());
+  CHECK(h.md().timeline.completed_commits().size() == 7);
+}
+
 TEST_CASE("keep.min rises with the cleaner's retention, as ArchivalUtils raises it") {
   Hand h(TimelineLayout::v2, commits_policy(3));
   for (int i = 0; i < 8; ++i) h.commit();

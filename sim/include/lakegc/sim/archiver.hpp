@@ -127,7 +127,45 @@ struct ArchivalDecision {
   std::uint32_t max_keep = 0;
   std::string why;  // the bound that stopped commit archival
   char gap = 0;     // 'a'..'d': a library-gap bound (see the header) stopped it
+  /// The earliest bound in force (plan_archive's and the simulator's): no
+  /// commit at or after it is archived.
+  std::optional<InstantTime> held_from;
 };
+
+/// I6, the timeline's part: after the liveness phase's archival, the
+/// active timeline holds at most max(keep.max, H) completed commits, where
+/// keep.max is as ArchivalUtils raised it and H counts the commits at or
+/// after the earliest bound in force (ArchivalDecision::held_from; at
+/// quiescence no write is pending, so what holds commits back is the
+/// clustering bound, a savepoint, an orphan or a library-gap bound). One
+/// archival run leaves max(keep.min, H) of more than keep.max commits, so
+/// this holds after a single run. In layout 1 the cleans and rollbacks are
+/// at most keep.max each (archived by their own count); in layout 2 none
+/// is older than the oldest active commit while commits were archived.
+inline void check_timeline_bounded(Table& t, const ArchivalDecision& d, const TableMetadata& md) {
+  const auto commits = md.timeline.completed_commits();
+  std::size_t held = 0;
+  for (const Instant* c : commits) held += d.held_from && !(c->requested < *d.held_from) ? 1 : 0;
+  const std::size_t limit = std::max<std::size_t>(d.max_keep, held);
+  if (commits.size() > limit) {
+    t.violation(Invariant::I6_convergence, "archiver", {}, commits.front()->requested,
+                fmt::format("the active timeline holds {} completed commits after the final archival, more than "
+                            "keep.max={} or the {} at or after the earliest bound {}",
+                            commits.size(), d.max_keep, held, d.held_from ? d.held_from->str() : std::string("-")));
+    return;
+  }
+  if (md.layout != TimelineLayout::v1) return;
+  for (const Action a : {Action::clean, Action::rollback}) {
+    std::size_t n = 0;
+    for (const Instant& i : md.timeline.instants()) n += i.action == a && i.is_completed() ? 1 : 0;
+    if (n > d.max_keep) {
+      t.violation(Invariant::I6_convergence, "archiver", {}, {},
+                  fmt::format("layout 1: {} completed {} instants after the final archival, more than keep.max={}", n,
+                              to_string(a), d.max_keep));
+      return;
+    }
+  }
+}
 
 class Archiver {
  public:
@@ -187,7 +225,8 @@ class Archiver {
     };
     lower(savepoint_bound(md), "first savepointed commit (the simulator's savepoints have times of their own)");
     lower(orphan_bound(md), "orphans of an abandoned write (sim only: the orphan sweep's to delete)");
-    if (t_.swarm.archiver_gaps_off != kAllGapsOff && !d.commits.empty()) {
+    const bool commits_due = plan->completed_commits > static_cast<std::size_t>(plan->keep.max_keep);
+    if (t_.swarm.archiver_gaps_off != kAllGapsOff && commits_due) {
       char which = 0;
       const auto gap = library_gap_bound(md, boundary_rule, t_.swarm.archiver_gaps_off, &which);
       lower(gap, which == 'a'   ? "LIBRARY GAP (a): replaced files a savepoint of a later commit keeps"
@@ -195,7 +234,12 @@ class Archiver {
                  : which == 'c'
                      ? "LIBRARY GAP (c): replaced files a truncated listing hid from a clean"
                      : "LIBRARY GAP (d): replaced files of a clustering that completed after a clean passed it");
-      if (gap && bound == gap && !(d.commits.back() < *gap)) d.gap = which;
+      if (gap && bound == gap && !d.commits.empty() && !(d.commits.back() < *gap)) d.gap = which;
+    }
+    d.held_from = bound;
+    for (const ArchiveBound& b : plan->bounds) {
+      if (t_.swarm.archive_ignores_replaced_groups && b.rule == ArchiveStop::clustering) continue;
+      if (b.at && (!d.held_from || *b.at < *d.held_from)) d.held_from = b.at;
     }
     if (bound && !d.commits.empty() && !(d.commits.back() < *bound)) {
       std::erase_if(d.commits, [&](const InstantTime& c) { return !(c < *bound); });

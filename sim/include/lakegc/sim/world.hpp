@@ -189,7 +189,10 @@ class World {
       }
       table.skip_sampling();
     }
-    if (table.swarm.archiver) archiver.run();
+    if (table.swarm.archiver) {
+      archiver.run();
+      if (auto md = table.load(); md.ok() && !failed()) check_timeline_bounded(table, archiver.decide(*md), *md);
+    }
     table.sample_storage();
 
     if (failed()) return;
