@@ -1,61 +1,55 @@
 // File: lakegc/sim/archiver.hpp
 // -----------------------------------------------------------------------------
 // The archiver moves old completed instants out of the active timeline
-// (memory_journal::archive) by Hudi's rules, per timeline layout
-// (TimelineArchiverV1 / TimelineArchiverV2, ArchivalUtils,
-// ClusteringUtils.getEarliestInstantToRetainForClustering). It is as unsafe
-// as Hudi's archiver, no more careful: what keeps tables readable after it
+// (memory_journal::archive) as Hudi's archiver would: its decision is the
+// library's plan_archive (plan_archive.hpp states Hudi's rules per layout,
+// from TimelineArchiverV1 / TimelineArchiverV2, ArchivalUtils and
+// ClusteringUtils), called without the file listing, so without lakegc's
+// own replaced_files_on_storage bound: the simulator's archiver is as
+// unsafe as Hudi's, no more careful. What keeps tables readable after it
 // runs is the library's cleaning (notably plan_clean's clamp at guarded
 // replacecommits), and the checks after every archival (I4, exactly: the
 // latest snapshot neither loses a file nor reads a replaced group again).
 //
-// Commits (completed commit, deltacommit and replacecommit instants) are
-// archived, oldest first, only while more than keep.max are active, and at
-// most (active - keep.min) of them, never one at or after the earliest of:
+// What the simulator gives plan_archive: keep.min / keep.max from the swarm,
+// the cleaner's hoodie.clean.* settings of the run's policy (so keep counts
+// rise as ArchivalUtils raises them: KEEP_LATEST_BY_HOURS is measured from
+// the newest commit, not from now; a policy composed in C++ has no such
+// settings, and the policy's own earliest commit to retain raises them
+// instead), the last clean's plan (its earliest instant to retain, and its
+// savepoints mapped to the commits they savepoint, as Hudi records them), a
+// compaction trigger by time (the simulator schedules compaction by time,
+// so the MOR compaction window does not apply) and no metadata table.
 //
-// * the newest completed commit before the earliest pending write instant
-//   (commit, deltacommit, replacecommit, compaction, log compaction,
-//   clustering), or that pending instant if no commit precedes it;
-// * the first replacecommit or clustering instant (any state) at or after
-//   the last completed clean's earliest instant to retain; where that clean
-//   recorded savepoints and a completed replacecommit lies between the
-//   earliest of them and its earliest instant to retain, at or after that
-//   savepoint instead (the guard for savepoints deleted after a clean kept
-//   their replaced files); where the clean has no earliest instant to
-//   retain (KEEP_LATEST_FILE_VERSIONS), at or after the clean instant
-//   itself; with no completed clean, the first replacecommit or clustering;
-// * the first savepointed commit (hoodie.archive.beyond.savepoint is off);
+// Savepoint, restore and indexing instants are never archived (memory_journal
+// refuses them too). So swarms grow tables whose oldest active instants are
+// cleans, rollbacks and indexing instants (the indexer, world.hpp) older
+// than every write: the orphan sweep must take the start of the write
+// timeline, not of the timeline (the orphans-all-actions-start canary).
 //
-// and keep.min / keep.max are raised as ArchivalUtils.getMinAndMaxInstants
-// ToKeep raises them: to keep every commit after the cleaner's earliest
-// commit to retain (computed now with the policy under test) plus two.
+// The simulator's own bounds cut the commits plan_archive archives (and, in
+// layout 2, the cleans and rollbacks after the last one left):
 //
-// Clean and rollback instants: layout 1 archives each action by its own
-// count, independently of commits (more than keep.max active: all but the
-// newest keep.min); layout 2 archives those requested before the newest
-// commit it archives. Savepoint, restore and indexing instants are never
-// archived (memory_journal refuses them too). So swarms grow tables whose
-// oldest active instants are cleans, rollbacks and indexing instants (the
-// indexer, world.hpp) older than every write:
-// the orphan sweep must take the start of the write timeline, not of the
-// timeline (the orphans-all-actions-start canary).
+// * the first savepointed commit: Hudi gives a savepoint its commit's
+//   time, the simulator's savepoints have times of their own
+//   (savepointer.hpp), so plan_archive's savepoint bound sits at the
+//   savepoint's later instant;
+// * orphans of abandoned writes (a write rolled back with its files left
+//   on storage; Hudi's rollback deletes them by markers). Once the write
+//   timeline starts after an orphan's instant, Hudi's view (and lakegc's)
+//   takes its base files and layout-2 logs for committed data, so the
+//   newest completed commit before the earliest orphan still on storage
+//   stays active until the orphan sweep deletes it (I3 judges the sweep).
+//   Layout-1 log orphans do not hold archival: a layout-1 log is named by
+//   its slice's base instant, whichever write appended it, so the
+//   timeline's start does not change what it is.
 //
-// Not modelled: the metadata table's bound (the simulator has none), the
-// compaction-trigger bound for MOR tables with NUM_COMMITS triggers (the
-// simulator schedules compaction by time; the bound only keeps more), and
-// layout 1's optional hoodie.archive.block.on.latest.clean.ectr (off by
-// default).
+// CANARY archive-ignores-replaced-groups (SwarmConfig::
+// archive_ignores_replaced_groups, Hudi issue 6938): the commits only
+// plan_archive's clustering bound kept are archived too.
 //
-// One bound is the simulator's own, for a thing Hudi does not produce:
-// orphans of abandoned writes (a write rolled back with its files left on
-// storage; Hudi's rollback deletes them by markers). Once the write
-// timeline starts after an orphan's instant, Hudi's view (and lakegc's)
-// takes its base files and layout-2 logs for committed data, so the newest
-// completed commit before the earliest orphan still on storage stays active
-// until the orphan sweep deletes it (I3 judges the sweep). Layout-1 log
-// orphans do not hold archival: a layout-1 log is named by its slice's base
-// instant, whichever write appended it, so the timeline's start does not
-// change what it is.
+// After the liveness phase's archival, check_timeline_bounded (I6) bounds
+// the active timeline by keep.max and what the bounds hold back.
 //
 // Four more bounds stand in for library gaps, where neither Hudi's
 // archiver nor lakegc's cleaning keeps a replaced group from reading as
