@@ -15,7 +15,10 @@
 // Options: --policy k=v,... (hoodie.* properties replace the swarm's
 // policy), --canary NAME, --steps N (event budget per run), --quiet,
 // --strict-archiver (the archiver without its library-gap bounds:
-// archiver.hpp), --archiver-gaps-off BITS (only some: 1 (a), 2 (b), 4 (c)).
+// archiver.hpp), --archiver-gaps-off BITS (only some: 1 (a), 2 (b), 4 (c),
+// 8 (d)), --lakegc-archiver (plan_archive with the file listing: lakegc's
+// replaced_files_on_storage bound on; with --strict-archiver it shows
+// whether that bound alone closes the library gaps).
 // In the advice check, --policy checks that policy (and one less) instead
 // of the recommendations.
 // Exit status: 0 when every run held every invariant (and every canary was
@@ -58,7 +61,8 @@ struct Cli {
   bool canaries = false;
   bool determinism = false;
   bool print_hashes = false;
-  std::uint64_t archiver_gaps_off = 0;  // --strict-archiver: 7; --archiver-gaps-off BITS
+  std::uint64_t archiver_gaps_off = 0;  // --strict-archiver: 15; --archiver-gaps-off BITS
+  bool lakegc_archiver = false;         // --lakegc-archiver
   // The advice check.
   std::optional<absl::Duration> cadence;    // --cadence
   std::optional<std::string> cadence_from;  // --cadence-from
@@ -70,11 +74,12 @@ struct Cli {
 constexpr std::string_view kUsage =
     "usage: lakegc-sim [--seed S | --seeds N [--first F]] [--policy k=v,...] [--canary NAME]\n"
     "                  [--canaries] [--determinism] [--print-hashes] [--steps N] [--trace] [--quiet]\n"
-    "                  [--strict-archiver | --archiver-gaps-off BITS]\n"
+    "                  [--strict-archiver | --archiver-gaps-off BITS] [--lakegc-archiver]\n"
     "       lakegc-sim (--cadence DURATION [--write-duration DURATION] | --cadence-from TABLE_OR_FILE)\n"
     "                  --longest-query DURATION [--seeds N [--first F]] [--policy k=v,...] [--steps N] [--trace]\n"
     "canaries: hours-8584, no-pending-guard, no-savepoint-guard, orphans-short-cutoff, orphans-ignore-markers,\n"
-    "          rollback-eager, orphans-all-actions-start, replace-unclamped\n";
+    "          rollback-eager, orphans-all-actions-start, replace-unclamped, ttl-ignores-pending-compaction,\n"
+    "          archive-ignores-replaced-groups\n";
 
 bool parse_u64(std::string_view s, std::uint64_t* out) {
   if (s.empty()) return false;
@@ -135,6 +140,8 @@ std::optional<Cli> parse(int argc, char** argv) {
       cli.cadence_from = std::string(*v);
     } else if (a == "--strict-archiver") {
       cli.archiver_gaps_off = kAllGapsOff;
+    } else if (a == "--lakegc-archiver") {
+      cli.lakegc_archiver = true;
     } else if (a == "--archiver-gaps-off") {
       auto v = value();
       if (!v || !parse_u64(*v, &n) || n > kAllGapsOff) return std::nullopt;
@@ -161,6 +168,7 @@ std::string replay_command(const char* argv0, const Cli& cli, std::uint64_t seed
   if (canary != Canary::none) cmd += fmt::format(" --canary {}", to_string(canary));
   if (cli.steps != 200'000) cmd += fmt::format(" --steps {}", cli.steps);
   if (cli.archiver_gaps_off != 0) cmd += fmt::format(" --archiver-gaps-off {}", cli.archiver_gaps_off);
+  if (cli.lakegc_archiver) cmd += " --lakegc-archiver";
   return cmd + " --trace";
 }
 
@@ -174,9 +182,13 @@ RunOptions options_for(const Cli& cli, std::uint64_t seed, const std::optional<l
   o.canary = cli.canary;
   o.policy = props;
   o.max_events = cli.steps;
-  if (cli.archiver_gaps_off != 0) {
+  if (cli.archiver_gaps_off != 0 || cli.lakegc_archiver) {
     const auto off = static_cast<std::uint8_t>(cli.archiver_gaps_off);
-    o.adjust_swarm = [off](SwarmConfig& s) { s.archiver_gaps_off = off; };
+    const bool listing = cli.lakegc_archiver;
+    o.adjust_swarm = [off, listing](SwarmConfig& s) {
+      s.archiver_gaps_off = off;
+      s.archive_with_listing = listing;
+    };
   }
   return o;
 }

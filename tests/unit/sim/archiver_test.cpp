@@ -282,6 +282,13 @@ TEST_CASE(
     CHECK(v.invariant == Invariant::I4_no_loss);
     CHECK(v.actor == "archiver");
     CHECK(v.detail.find("duplicate rows") != std::string::npos);
+    // lakegc's own archiver (plan_archive given the listing: its
+    // replaced_files_on_storage bound) closes the gap without the bound.
+    o.adjust_swarm = [&](SwarmConfig& s) {
+      s.archiver_gaps_off = pin.gap;
+      s.archive_with_listing = true;
+    };
+    CHECK(run_seed(o).value().ok());
   }
 }
 

@@ -197,6 +197,16 @@ class Archiver {
         ctx.last_clean_plan = &facts;
       }
     }
+    std::optional<TableView> view;
+    if (t_.swarm.archive_with_listing) {
+      auto listed = load_view(t_.storage, md);
+      if (!listed.ok()) {
+        d.why = "listing failed";
+        return d;
+      }
+      view = std::move(*listed);
+      ctx.view = &*view;
+    }
     auto plan = plan_archive(md, s, ctx);
     if (!plan.ok()) {
       d.why = std::string(message_of(plan.status()));

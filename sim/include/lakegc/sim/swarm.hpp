@@ -163,6 +163,10 @@ struct SwarmConfig {
   /// passes the first replacecommit not yet behind the last clean's
   /// earliest instant to retain (Hudi issue 6938).
   bool archive_ignores_replaced_groups = false;
+  /// lakegc-sim --lakegc-archiver: plan_archive gets the file listing, so
+  /// lakegc's replaced_files_on_storage bound is on (lakegc's archiver
+  /// rather than Hudi's). Never drawn.
+  bool archive_with_listing = false;
   // Orphan sweeper.
   SweeperKnobs sweeper;
   // Partition TTL.
