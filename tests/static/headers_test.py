@@ -36,8 +36,17 @@ def main():
     if not headers:
         sys.exit("headers_test: no headers under %s" % (root / "lakegc"))
 
+    # g++ spends about a seventh of each compile collecting garbage it would
+    # free at exit anyway (measured: 13% of the wall time on 6 headers); a 1 GB
+    # heap before the first collection keeps two compilers under 2 GB.
+    # Other compilers may refuse the parameters: then they are left out.
+    gcc_heap = ["--param=ggc-min-heapsize=1048576", "--param=ggc-min-expand=400"]
+    if subprocess.run(cxx + gcc_heap + ["-x", "c++", "-fsyntax-only", "-"], input="",
+                      capture_output=True, text=True).returncode != 0:
+        gcc_heap = []
+
     def compile_source(src):
-        p = subprocess.run(cxx + ["-I", str(root), "-x", "c++", "-fsyntax-only", "-"],
+        p = subprocess.run(cxx + gcc_heap + ["-I", str(root), "-x", "c++", "-fsyntax-only", "-"],
                            input=src, capture_output=True, text=True)
         return p.returncode, p.stderr
 

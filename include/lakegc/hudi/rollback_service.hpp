@@ -238,6 +238,19 @@ class rollback_service {
               to_string(a.action), a.instant, join_path(f.partition, f.name));
         }
       }
+      if (!o_.use_markers && p.version < 8 && p.type == TableType::merge_on_read && a.action == Action::deltacommit) {
+        // Without markers nothing names the logs of earlier slices it
+        // appended to (version 6 log names carry no write instant); Hudi's
+        // listing strategy reads them from the inflight commit metadata
+        // (getRollbackRequestToAppendForVersionSix) and writes their
+        // rollback blocks. Rolling back without those blocks would let the
+        // failed blocks read as committed once the instant is archived.
+        r.refusal = fmt::format(
+            "deltacommit {}: a listing-based rollback (hoodie.rollback.using.markers=false) in table version 6 "
+            "cannot see the log files it appended to, whose rollback blocks Hudi writes from the inflight commit "
+            "metadata; lakegc does not (use the markers, or run Hudi's rollback)",
+            a.instant);
+      }
       if (o_.rollback.policy == FailedWritesPolicy::eager && !md.heartbeats.contains(a.instant)) {
         for (const Instant& later : md.timeline.instants()) {
           if (later.is_completed() && is_write_action(later.action) && a.instant < later.requested) {

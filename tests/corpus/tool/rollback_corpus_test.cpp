@@ -513,6 +513,15 @@ TEST_CASE("rollback --execute refuses, changing nothing, where it cannot act as 
     CHECK(r.err.find("the metadata table has a deltacommit " + kFailed) != std::string::npos);
     CHECK(files_under(p.root) == before);
   }
+  SUBCASE("table version 6 MOR without markers: the logs it appended to cannot be seen") {
+    const planted_v6 p = plant_failed_deltacommit_v6(fresh_copy(kMorV6, tmp.path()));
+    const auto before = files_under(p.root);
+    const tool_result r = run_tool(
+        args(p.root, {"--execute", "--no-concurrent-writers", "--conf", "hoodie.rollback.using.markers=false"}));
+    CHECK(r.code == 1);
+    CHECK(r.err.find("listing-based rollback") != std::string::npos);
+    CHECK(files_under(p.root) == before);
+  }
   SUBCASE("EAGER with completed commits after the failed write and no heartbeat") {
     const fs::path root = fresh_copy(kV9, tmp.path());
     const fs::path tl = root / ".hoodie" / "timeline";
