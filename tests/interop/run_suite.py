@@ -1508,6 +1508,8 @@ class Suite:
             self.diff("rollback", tb, ["lakegc rollback --execute failed (exit %d): %s" % (rc, err)], repro)
             return
         deleted = before - self.data_files(copy)
+        # Version 6: the new log files holding rollback command blocks.
+        lake_logs = set(f for d in out.get("done", []) for f in d.get("rollback_log_files", []))
         # Hudi's own rollback: `continue` rolls failed writes back before its
         # commit; its inline services may delete other files, so only the
         # files of the failed instants are compared.
@@ -1521,9 +1523,7 @@ class Suite:
             if deleted != hudi_deleted:
                 texts.append("files deleted: only lakegc %s, only Hudi %s"
                              % (sorted(deleted - hudi_deleted)[:8], sorted(hudi_deleted - deleted)[:8]))
-            # Version 6: the new log files holding rollback command blocks,
-            # by name and size; lakegc creates no other data file.
-            lake_logs = set(f for d in out.get("done", []) for f in d.get("rollback_log_files", []))
+            # The rollback log files by name and size, as Hudi's.
             hudi_logs = set(h["result"].get("rollback_log_files", []))
             if lake_logs != hudi_logs:
                 texts.append("rollback log files: only lakegc %s, only Hudi %s"
@@ -1532,11 +1532,11 @@ class Suite:
                 a, b2 = os.path.getsize(os.path.join(copy, f)), os.path.getsize(os.path.join(hcopy, f))
                 if a != b2:
                     texts.append("rollback log file %s: %d bytes by lakegc, %d by Hudi" % (f, a, b2))
+        # lakegc creates no data file but its rollback log files.
         created = self.data_files(copy) - before
-        lake_made = set(f for d in out.get("done", []) for f in d.get("rollback_log_files", []))
-        if created != lake_made:
+        if created != lake_logs:
             texts.append("lakegc's rollback created data files other than its rollback log files: %s"
-                         % sorted(created - lake_made)[:8])
+                         % sorted(created - lake_logs)[:8])
         v = hudi("verify", copy, "--baseline", base)
         if b["exit"] != 0 or self.verify_failed(v, tb):
             texts.append("hudi verify after lakegc's rollback failed: %s" % (b.get("error") or self.verify_failed(v, tb)))
