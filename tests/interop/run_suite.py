@@ -583,7 +583,27 @@ def pred_archive_commits_kept_for_replaced_files(tb, text):
     return any(text.endswith(label) for label in tb.get("archive_replaced_labels", ()))
 
 
+HELD_ECTR_RE = re.compile(r"^earliestInstantToRetain lakegc (\d+), Hudi (?:\(its plan without work\) )?(\d+)")
+
+
+def pred_boundary_held_at_guarded_replace(tb, text):
+    """lakegc's plan under the same settings reports its earliest instant to
+    retain held back at a guarded replacecommit (`reasons.boundary_held`;
+    check_clean records it per setting), and the difference is exactly that:
+    lakegc's boundary is the replacecommit it held at and Hudi's is later, or
+    files lakegc keeps behind it."""
+    for label, held in tb.get("boundary_held", {}).items():
+        if not text.endswith(label):
+            continue
+        m = HELD_ECTR_RE.match(text)
+        if m:
+            return m.group(1) == held and m.group(2) > held
+        return text.startswith("files only Hudi deletes (lakegc keeps)")
+    return False
+
+
 PREDICATES = {
+    "boundary_held_at_guarded_replace": pred_boundary_held_at_guarded_replace,
     "archive_commits_kept_for_replaced_files": pred_archive_commits_kept_for_replaced_files,
     "partitions_with_pending_write_files": pred_partitions_with_pending_write_files,
     "logs_of_pending_writes": pred_logs_of_pending_writes,
@@ -854,8 +874,13 @@ class Suite:
             if "plan" not in lake:
                 self.diff("clean", tb, ["lakegc plan clean printed no `plan` key%s" % label], repro)
                 continue
-            self.diff("clean", tb, [t + label for t in diff_plans(lake.get("plan"), h["result"])], repro)
+            held = (lake.get("reasons") or {}).get("boundary_held")
             shift = self.by_hours_shift(tb, conf)
+            if held:
+                for lb in [label] + ([label + " [compensated: hudi --now %s]" % self.shift_instant(now, -shift)]
+                                     if shift else []):
+                    tb.setdefault("boundary_held", {})[lb] = held["held_at"]
+            self.diff("clean", tb, [t + label for t in diff_plans(lake.get("plan"), h["result"])], repro)
             if shift:
                 # Hudi formats the BY_HOURS cutoff in the JVM's zone, not the
                 # table's (known difference by-hours-cutoff-in-jvm-zone). Hudi
@@ -1080,10 +1105,11 @@ class Suite:
                "; guards: %s" % out["guards"] if out.get("guards") else ""))
 
     def check_readback(self, hudi):
-        cands = [t for t in self.tables if t.get("lake_inspect")]
+        # The first --readback tables of the whole run (--only keeps them).
+        cands = [t for t in self.tables if t.get("lake_inspect") and t["seed"] in self.o.readback_seeds]
         if not cands:
             return
-        for tb0 in cands[: self.o.readback]:
+        for tb0 in cands:
             # on a copy: continue writes to it, and --reuse must find the table as generated
             tb = dict(tb0, dir=tb0["dir"] + ".readback")
             shutil.rmtree(tb["dir"], ignore_errors=True)
@@ -1122,9 +1148,9 @@ class Suite:
                     self.failures.append(("selftest", tb, "hudi verify passed on a copy without %s" % victim, []))
                     log("  FAIL selftest: verify passed on a damaged copy")
             shutil.rmtree(dmg, ignore_errors=True)
-            c = hudi("continue", tb["dir"], "--commits", 2)
+            c = hudi(*self.continue_args(tb, tb["dir"], 2))
             self.diff("readback", tb, [] if c["exit"] == 0 else ["hudi continue failed: %s" % c.get("error")],
-                      self.repro(tb, ["tests/interop/hudi", "continue", tb["dir"], "--commits", "2"]))
+                      self.repro(tb, ["tests/interop/hudi"] + self.continue_args(tb, tb["dir"], 2)))
             shutil.rmtree(tb["dir"], ignore_errors=True)
 
     # Metadata-table partitions lakegc updates on clean (files) or that Hudi
@@ -1188,6 +1214,15 @@ class Suite:
             tb["name"], ",".join(self.mdt_partitions(copy)), rc, "nothing deleted" if not texts else "FAILED"))
         if not self.o.keep:
             shutil.rmtree(copy, ignore_errors=True)
+
+    @staticmethod
+    def continue_args(tb, d, n):
+        """`hudi continue` on a copy of table tb: writers of a table generated
+        with two OCC writers continue under OCC (LAZY rollback), as its own
+        writers would; under EAGER Hudi refuses to roll back a write that lost
+        its conflict check."""
+        occ = (tb.get("gen") or {}).get("settings", {}).get("occ_two_writers")
+        return ["continue", d, "--commits", str(n)] + (["--occ"] if occ else [])
 
     @staticmethod
     def data_files(root):
@@ -1290,7 +1325,7 @@ class Suite:
             repro = self.repro(tb, ["tests/interop/hudi", "baseline", copy],
                                (["LAKEGC_CRASH_AFTER_MUTATIONS=%d" % budget] if crash else []) + [self.o.lakegc] + largs,
                                ["tests/interop/hudi", "verify", copy, "--baseline", copy + ".baseline.json"],
-                               ["tests/interop/hudi", "continue", copy, "--commits", "3"])
+                               ["tests/interop/hudi"] + self.continue_args(tb, copy, 3))
             before = self.data_files(copy)
             if crash:
                 env = dict(self.env, LAKEGC_CRASH_AFTER_MUTATIONS=str(budget))
@@ -1319,7 +1354,7 @@ class Suite:
                 texts.append("hudi verify after lakegc's clean failed%s: %s" % (label, self.verify_failed(v, tb)))
             # Hudi writing on after lakegc's clean is checked on the runs without
             # a crash; a crashed-and-resumed run is judged by verify (time).
-            c = {"exit": 0, "skipped": True} if crash and not self.o.seeds else hudi("continue", copy, "--commits", 3)
+            c = {"exit": 0, "skipped": True} if crash and not self.o.seeds else hudi(*self.continue_args(tb, copy, 3))
             if c.get("skipped"):
                 pass
             elif c["exit"] != 0:
@@ -1427,7 +1462,7 @@ class Suite:
             if failed:
                 texts.append("hudi verify after lakegc archive --execute failed%s: %s" % (lab, failed))
             if self.o.seeds and not crash:
-                c = hudi("continue", copy, "--commits", 3)
+                c = hudi(*self.continue_args(tb, copy, 3))
                 if c["exit"] != 0:
                     texts.append("hudi continue after lakegc archive --execute failed: %s" % c.get("error"))
                 else:
@@ -1487,7 +1522,7 @@ class Suite:
         repro = self.repro(tb, ["tests/interop/hudi", "verify", copy, "--baseline", "EMPTY.json  # {}: prints the latest snapshot"],
                            [self.o.lakegc] + largs,
                            ["tests/interop/hudi", "verify", copy, "--baseline", copy + ".baseline.json"],
-                           ["tests/interop/hudi", "continue", hcopy, "--commits", "1"])
+                           ["tests/interop/hudi"] + self.continue_args(tb, hcopy, 1))
         # A rollback of uncommitted files changes no time travel: the latest
         # snapshot is baseline enough.
         base = copy + ".baseline.json"
@@ -1513,7 +1548,7 @@ class Suite:
         # Hudi's own rollback: `continue` rolls failed writes back before its
         # commit; its inline services may delete other files, so only the
         # files of the failed instants are compared.
-        h = hudi("continue", hcopy, "--commits", 1)
+        h = hudi(*self.continue_args(tb, hcopy, 1))
         if h["exit"] != 0:
             texts.append("hudi's own rollback (continue --commits 1) failed: %s" % h.get("error"))
         elif not h["result"].get("rolled_back_failed_writes"):
@@ -1541,7 +1576,7 @@ class Suite:
         if b["exit"] != 0 or self.verify_failed(v, tb):
             texts.append("hudi verify after lakegc's rollback failed: %s" % (b.get("error") or self.verify_failed(v, tb)))
         # Time: Hudi writing on after lakegc's rollback is the longer sweep's.
-        c = hudi("continue", copy, "--commits", 1) if self.o.seeds else {"exit": 0, "skipped": True, "result": {}}
+        c = hudi(*self.continue_args(tb, copy, 1)) if self.o.seeds else {"exit": 0, "skipped": True, "result": {}}
         if c["exit"] != 0:
             texts.append("hudi continue after lakegc's rollback failed: %s" % c.get("error"))
         elif c["result"].get("rolled_back_failed_writes"):
@@ -1754,6 +1789,9 @@ def main():
     ap.add_argument("--tz", default=os.environ.get("LAKEGC_INTEROP_TZ", "Asia/Kolkata"),
                     help="TZ for the harness JVM and lakegc (LOCAL-timezone tables; default Asia/Kolkata)")
     ap.add_argument("--max-report", type=int, default=200)
+    ap.add_argument("--only", default="",
+                    help="run only the tables of these seeds (a list/range like 2,5-6), e.g. to replay one table "
+                         "of the default run as the default run checks it")
     o = ap.parse_args()
     if not os.access(o.lakegc, os.X_OK):
         print("run_suite: --lakegc %s is not an executable" % o.lakegc, file=sys.stderr)
@@ -1778,6 +1816,10 @@ def main():
         o.tables = [(s, ALL_COMBOS[(s - 1) % len(ALL_COMBOS)]) for s in range(1, n + 1)]
     else:
         o.tables = [(s, ALL_COMBOS[(s - 1) % len(ALL_COMBOS)]) for s in parse_seeds(o.seeds)]
+    o.readback_seeds = {t[0] for t in o.tables[: o.readback]}
+    if o.only:
+        keep = set(parse_seeds(o.only))
+        o.tables = [t for t in o.tables if t[0] in keep]
     tmp = None
     if o.work is None:
         tmp = tempfile.mkdtemp(prefix="lakegc-interop-")

@@ -17,7 +17,8 @@
 //    "reasons": {"scope": {"kind", "fallback_reason"},
 //                "files": {"<path>": {"reason", "slice", "size_bytes"}},
 //                "retained": {"<instant>": ["<why it stays>", ...]},
-//                "pending_cleans": [...]},
+//                "pending_cleans": [...],
+//                "boundary_held": null | {"rule_boundary", "held_at", "why"}},
 //    "bytes_reclaimable": N}
 #pragma once
 
@@ -26,6 +27,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -50,7 +52,16 @@ struct PlanReport {
   /// Why no clean is due (hoodie.clean.trigger.max.commits): then, as in
   /// Hudi, there is no plan.
   std::optional<std::string> not_due;
+  /// The retention rule's boundary, when the plan's earliest instant to
+  /// retain was held back before it at a guarded replacecommit.
+  std::optional<InstantTime> boundary_held_from;
 };
+
+/// Why a boundary is held (JSON `reasons.boundary_held.why`, text note).
+inline constexpr std::string_view kBoundaryHeldWhy =
+    "a guard (a pending write's files, a pending table service, a reader lease) keeps files of file groups this "
+    "replacecommit replaced; the boundary stays at it so that Hudi's archiver, which archives replacecommits "
+    "older than the last clean's earliest instant to retain, cannot make those groups live again";
 
 /// A one-line description of a runtime policy.
 inline std::string describe(const config::runtime_cleaning_policy& p) {
@@ -93,6 +104,7 @@ inline std::string describe(const config::runtime_cleaning_policy& p) {
     for (std::string& name : keep_reason_names(sv.kept, versions)) reasons.insert(std::move(name));
   };
   LAKEGC_ASSIGN_OR_RETURN(r.plan, plan_clean(view, md, policy, ctx, &r.scope, &why));
+  r.boundary_held_from = boundary_held_from(md, policy, ctx, r.plan);
   return r;
 }
 
@@ -165,6 +177,15 @@ inline std::string plan_json(const PlanReport& r) {
   w.key("pending_cleans").begin_array();
   for (const auto& t : r.pending_cleans) w.value(t.str());
   w.end_array();
+  if (r.boundary_held_from) {
+    w.key("boundary_held").begin_object();
+    w.key("rule_boundary").value(r.boundary_held_from->str());
+    w.key("held_at").value(p.earliest_instant_to_retain->str());
+    w.key("why").value(std::string(kBoundaryHeldWhy));
+    w.end_object();
+  } else {
+    w.key("boundary_held").null();
+  }
   w.end_object();
   w.key("bytes_reclaimable").value(p.bytes());
   w.end_object();
@@ -187,6 +208,10 @@ inline std::string plan_text(const PlanReport& r) {
            r.scope.fallback_reason.empty() ? std::string() : "; " + r.scope.fallback_reason);
   for (const auto& t : r.pending_cleans) {
     appendln(out, "  note: clean {} is pending; Hudi finishes it before scheduling another", t);
+  }
+  if (r.boundary_held_from) {
+    appendln(out, "  note: the policy's boundary {} is held back at replacecommit {}: {}", *r.boundary_held_from,
+             *p.earliest_instant_to_retain, kBoundaryHeldWhy);
   }
   for (const ListingGap& g : p.skipped_partitions) {
     appendln(out, "  skipped partition {}: {}; it is planned again by the next clean", partition_label(g.partition),

@@ -485,4 +485,19 @@ template <CleaningPolicy P>
   return plan;
 }
 
+/// The retention rule's boundary when plan_clean held `plan`'s earliest
+/// instant to retain back before it (at a replacecommit whose replaced files
+/// a guard kept: see plan_clean); nullopt when the plan keeps the rule's own
+/// boundary. Derived from the decision rather than recorded in CleanPlan so
+/// that the plan stays exactly Hudi's HoodieCleanerPlan. Operators ask why
+/// lakegc keeps more than Hudi's KEEP_LATEST_BY_HOURS would: this says.
+template <CleaningPolicy P>
+[[nodiscard]] std::optional<InstantTime> boundary_held_from(const TableMetadata& md, const P& policy,
+                                                            const CleanContext& ctx, const CleanPlan& plan) {
+  const CleanDecision d = decide_clean(md, policy, ctx);
+  if (!d.retention.has_boundary || !d.retention.ectr || !plan.earliest_instant_to_retain) return std::nullopt;
+  if (!(*plan.earliest_instant_to_retain < *d.retention.ectr)) return std::nullopt;
+  return d.retention.ectr;
+}
+
 }  // namespace lakegc

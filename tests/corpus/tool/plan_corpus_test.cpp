@@ -185,6 +185,13 @@ void check_json(const cli::PlanReport& r) {
   for (auto p : plan["partitionsToBeDeleted"].get_array()) to_delete.push_back(str(p));
   CHECK(to_delete == r.plan.partitions_to_be_deleted);
   CHECK(doc.root["bytes_reclaimable"].get_uint64().value() == r.plan.bytes());
+  const simdjson::dom::element held = doc.root["reasons"]["boundary_held"];
+  if (r.boundary_held_from) {
+    CHECK(str(held["rule_boundary"]) == r.boundary_held_from->str());
+    CHECK(str(held["held_at"]) == r.plan.earliest_instant_to_retain->str());
+  } else {
+    CHECK(is_null(held));
+  }
 }
 
 }  // namespace

@@ -371,6 +371,9 @@ TEST_CASE("issue 11: the boundary never passes a replacecommit whose replaced fi
   // The boundary comes back exactly to the replacecommit: slices older than
   // it still go (c0 in p... none here) and it is a commit instant.
   CHECK(plan.earliest_instant_to_retain == r);
+  // ... and says so: the rule's own boundary is the one the free plan keeps.
+  CHECK(boundary_held_from(t.md(), leased, ctx, plan) == free.earliest_instant_to_retain);
+  CHECK_FALSE(boundary_held_from(t.md(), leased, CleanContext{}, free).has_value());
 }
 
 TEST_CASE("issue 11: keep_latest_commits{0} never cleans (as Hudi), it does not mean 1") {

@@ -29,7 +29,8 @@ import org.apache.spark.sql.types.StructField;
  * upserts of existing rows (ordering field + 1, a text column changed) with
  * its own inline services on (clean and archival by Hudi's defaults, inline
  * compaction every 2 delta commits on MOR). Must succeed on any table lakegc
- * has acted on.
+ * has acted on. With --occ it writes as the writers of a multi-writer table
+ * (generate's OCC tables) do: OCC, LAZY rollback of failed writes.
  */
 final class Continue {
   private Continue() {}
@@ -40,6 +41,7 @@ final class Continue {
     HoodieTableMetaClient mc = Env.metaClient(dir);
     Tables.clockAfterTable(mc);
     Map<String, String> opts = new LinkedHashMap<>(Tables.writeOptions(mc));
+    if (a.flag("--occ")) opts.putAll(Tables.occOptions());
     opts.put("hoodie.clean.automatic", "true");
     opts.put("hoodie.archive.automatic", "true");
     if (mc.getTableConfig().getTableType() == HoodieTableType.MERGE_ON_READ) {
@@ -51,6 +53,7 @@ final class Continue {
     String schema = new TableSchemaResolver(mc).getTableSchema(false).toString();
     // Roll back failed writes first (as `hudi-cli rollback` would): a
     // clustering finished before that would block Hudi's EAGER rollback.
+    // (Under LAZY only those whose heartbeat expired.)
     HoodieWriteConfig cfg0 = HoodieWriteConfig.newBuilder().withPath(dir).withProps(opts).withSchema(schema).build();
     try (SparkRDDWriteClient<?> c = new SparkRDDWriteClient<>(Env.engine(), cfg0)) {
       out.put("rolled_back_failed_writes", c.rollbackFailedWrites(Env.metaClient(dir)));

@@ -16,7 +16,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -181,9 +180,7 @@ final class Generate {
     // New inserts go to new file groups or pack small ones, drawn per table.
     base.put("hoodie.parquet.small.file.limit", rnd.nextBoolean() ? "0" : "104857600");
     if (occ) {
-      base.put("hoodie.write.concurrency.mode", "optimistic_concurrency_control");
-      base.put("hoodie.clean.failed.writes.policy", "LAZY");
-      base.put("hoodie.write.lock.provider", "org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider");
+      base.putAll(Tables.occOptions());
       // failed writes stay failed (not rolled back by a LAZY clean) while the scenario runs
       base.put("hoodie.client.heartbeat.tolerable.misses", "60");
     }
@@ -548,17 +545,11 @@ final class Generate {
 
   /** Writes data files for an upsert and never commits: a failed write. */
   void failedWrite(ObjectNode rec) {
-    Schema s = new Schema.Parser().parse(schema());
-    List<HoodieRecord<DefaultHoodieRecordPayload>> recs = new ArrayList<>();
+    List<Row> rows = new ArrayList<>();
     List<String> keys = sampleKeys(3 + rnd.nextInt(8));
     for (int i = 0; i < 3; i++) keys.add(String.format("k%05d", nextKey + 100000 + i));  // never-seen keys
-    for (String k : keys) {
-      int p = live.getOrDefault(k, randomPartition());
-      Row r = row(k, p);
-      GenericRecord g = new GenericData.Record(s);
-      for (int f = 0; f < SCHEMA.fields().length; f++) g.put(SCHEMA.fields()[f].name(), r.get(f));
-      recs.add(new HoodieAvroRecord<>(new HoodieKey(k, partitionPath(p)), new DefaultHoodieRecordPayload(g, r.getLong(4))));
-    }
+    for (String k : keys) rows.add(row(k, live.getOrDefault(k, randomPartition())));
+    List<HoodieRecord<DefaultHoodieRecordPayload>> recs = records(rows);
     Map<String, String> c = new LinkedHashMap<>();
     c.put("hoodie.clean.automatic", "false");
     c.put("hoodie.archive.automatic", "false");
@@ -594,28 +585,56 @@ final class Generate {
     if (a.isEmpty()) a.addAll(newRows(3, -1));
     if (b.isEmpty()) b.addAll(newRows(3, -1));
     rec.put("overlap", overlap);
-    AtomicReference<String> ea = new AtomicReference<>();
-    AtomicReference<String> eb = new AtomicReference<>();
-    Thread ta = new Thread(() -> {
-      try {
-        dsWrite("upsert", a, Map.of());
-      } catch (Exception e) {
-        ea.set(Main.describe(e));
-      }
-    });
-    Thread tb = new Thread(() -> {
+    // A fixed interleaving, so that the table does not depend on thread
+    // timing: writer A starts and writes its files, writer B writes and
+    // commits, then A commits. Where the two touched a file group in common A
+    // loses Hudi's conflict check and leaves what a real losing writer leaves:
+    // an inflight instant with its files and markers and no heartbeat.
+    String ea = null;
+    String eb = null;
+    SparkRDDWriteClient<DefaultHoodieRecordPayload> cl = client(Map.of());
+    try {
+      String t = cl.startCommit();
+      rec.put("writer_a_instant", t);
+      JavaRDD<WriteStatus> written = cl.upsert(Env.jsc().parallelize(records(a), 2), t);
+      written.count();  // the files are written now (Hudi keeps the statuses persisted)
       try {
         dsWrite("upsert", b, Map.of());
       } catch (Exception e) {
-        eb.set(Main.describe(e));
+        eb = Main.describe(e);
       }
-    });
-    ta.start();
-    tb.start();
-    ta.join();
-    tb.join();
-    rec.put("writer_a", ea.get() == null ? "committed" : ea.get());
-    rec.put("writer_b", eb.get() == null ? "committed" : eb.get());
+      try {
+        cl.commit(t, written);
+      } catch (Exception e) {
+        ea = Main.describe(e);
+      }
+    } finally {
+      cl.close();
+    }
+    rec.put("writer_a", ea == null ? "committed" : ea);
+    rec.put("writer_b", eb == null ? "committed" : eb);
+  }
+
+  /** The partition path a generated row is written to (see row()). */
+  String partitionPathOf(Row r) {
+    if (!partitioned) return "";
+    if (scheme == 2) {
+      return hive ? "region=" + r.getString(2) + "/day=" + r.getString(3) : r.getString(2) + "/" + r.getString(3);
+    }
+    return hive ? "part=" + r.getString(1) : r.getString(1);
+  }
+
+  /** Generated rows as the write client's records. */
+  List<HoodieRecord<DefaultHoodieRecordPayload>> records(List<Row> rows) {
+    Schema s = new Schema.Parser().parse(schema());
+    List<HoodieRecord<DefaultHoodieRecordPayload>> recs = new ArrayList<>();
+    for (Row r : rows) {
+      GenericRecord g = new GenericData.Record(s);
+      for (int f = 0; f < SCHEMA.fields().length; f++) g.put(SCHEMA.fields()[f].name(), r.get(f));
+      recs.add(new HoodieAvroRecord<>(new HoodieKey(r.getString(0), partitionPathOf(r)),
+          new DefaultHoodieRecordPayload(g, r.getLong(4))));
+    }
+    return recs;
   }
 
   void plantStrays() throws IOException {

@@ -60,6 +60,23 @@ final class Tables {
   }
 
   /** Write options for an existing table, from its hoodie.properties. */
+  /**
+   * The concurrency settings of a table written by several writers at once
+   * (generate --occ): optimistic concurrency control with the file-system
+   * lock, and failed writes rolled back lazily (by heartbeat expiry). Every
+   * writer of such a table must use them: under the default EAGER policy
+   * Hudi refuses to roll back a write that lost its conflict check (it is
+   * inflight, commits completed after it, and its heartbeat file is gone:
+   * "Found commits after time ..., please rollback greater commits first").
+   */
+  static Map<String, String> occOptions() {
+    Map<String, String> o = new java.util.LinkedHashMap<>();
+    o.put("hoodie.write.concurrency.mode", "optimistic_concurrency_control");
+    o.put("hoodie.clean.failed.writes.policy", "LAZY");
+    o.put("hoodie.write.lock.provider", "org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider");
+    return o;
+  }
+
   static Map<String, String> writeOptions(HoodieTableMetaClient mc) {
     HoodieTableConfig tc = mc.getTableConfig();
     Map<String, String> o = fastOptions();
