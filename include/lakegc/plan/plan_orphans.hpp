@@ -26,8 +26,11 @@
 //   their slice, so the write that appended to them cannot be told apart.
 //
 // A second line of defence runs before anything is returned: the same
-// listing and metadata build a TableView, and every candidate must be in
-// no slice of it (only among its uncommitted files). A candidate the view
+// listing and metadata build a TableView of the file groups that hold a
+// candidate (a group's slices depend only on its own files and the
+// metadata, so this is the whole view's answer for those files, without a
+// second copy of the whole listing in memory), and every candidate must be
+// in no slice of it (only among its uncommitted files). A candidate the view
 // shows in a slice means the rules above and the view disagree; the sweep
 // then stops with an error naming the file, and nothing is deleted.
 //
@@ -54,11 +57,17 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <map>
+#include <memory>
+#include <memory_resource>
 #include <set>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
+#include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
 
 #include "lakegc/core/duration.hpp"
@@ -125,6 +134,9 @@ struct OrphanPlan {
   std::size_t referenced = 0;
   std::size_t not_data_files = 0;
   std::size_t kept = 0;  // candidates kept for another reason (archived, pending, layout-1 log, ...)
+  /// Listed files of the file groups holding a candidate: the view that
+  /// rechecks the candidates (the second line of defence) was built of them.
+  std::size_t rechecked = 0;
   /// Pending writes whose heartbeat expired: their files are kept; roll
   /// them back.
   std::vector<StaleWrite> stale_writes;
@@ -202,6 +214,34 @@ inline std::vector<StaleWrite> stale_writes(const TableMetadata& md, std::int64_
   return out;
 }
 
+/// The orphan sweep's second line of defence: an error naming the first
+/// file of `lists` that `v` shows in a file slice (the orphan rules and the
+/// view disagree about it, so nothing may be deleted).
+[[nodiscard]] inline Status check_outside_slices(const TableView& v,
+                                                 std::initializer_list<const std::vector<OrphanFile>*> lists) {
+  absl::flat_hash_set<std::string> in_slices;
+  for (const Partition& p : v.partitions()) {
+    for (const FileGroup& g : v.groups_of(p)) {
+      for (const FileSlice& s : v.slices_of(g)) {
+        if (s.base_file != kNoFile) in_slices.insert(v.file_path(p, s.base_file));
+        for (auto f : v.logs_of(s)) in_slices.insert(v.file_path(p, f));
+      }
+    }
+  }
+  for (const auto* list : lists) {
+    for (const OrphanFile& f : *list) {
+      if (in_slices.contains(f.path)) {
+        return absl::InternalError(
+            fmt::format("orphan sweep stopped: '{}' passed the orphan rules but the table view shows it in a file "
+                        "slice (instant {}); the two disagree, so nothing is deleted. Please report this with the "
+                        "table's timeline",
+                        f.path, f.instant));
+      }
+    }
+  }
+  return Status();
+}
+
 /// Streams a listing into the sweep. Make one with make(), add() every
 /// listed file (paths relative to the table root), then finish().
 class OrphanSweep {
@@ -230,23 +270,15 @@ class OrphanSweep {
     const auto slash = path.rfind('/');
     const std::string_view dir = slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
     const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
-    auto parsed = parse_data_file_name(name);
-    if (!parsed.ok()) {
+    const auto parsed = scan_data_file_name(name);
+    if (!parsed) {
       ++plan_.not_data_files;
       return;
     }
-    view_.add_file(dir, name, size);
-    // A listing visits a directory's files together: insert each directory
-    // once per run of its files, not once per file.
-    if (!has_last_dir_ || dir != last_dir_) {
-      last_dir_ = std::string(dir);
-      has_last_dir_ = true;
-      listed_partitions_.insert(last_dir_);
-    }
-    const bool is_log = std::holds_alternative<LogFileName>(*parsed);
-    const InstantTime t = is_log ? std::get<LogFileName>(*parsed).instant : std::get<BaseFileName>(*parsed).instant;
-    const std::string_view file_id =
-        is_log ? std::get<LogFileName>(*parsed).file_id : std::get<BaseFileName>(*parsed).file_id;
+    const bool is_log = parsed->is_log;
+    const InstantTime t = parsed->instant;
+    const std::string_view file_id = parsed->file_id;
+    const ListedFile& listed = remember(dir, name, file_id);
     if (referenced_.contains(detail::to_absl(path))) {
       ++plan_.referenced;
       if (!is_log) listed_named_slices_.insert(slice_key(dir, file_id, t));
@@ -257,6 +289,8 @@ class OrphanSweep {
       ++plan_.kept;
       return;
     }
+    // Candidate or possible duplicate: the recheck builds this group's view.
+    rechecked_groups_.insert({listed.dir, listed.file_id()});
     OrphanFile f{std::string(path), size, mtime_ms, t};
     if (verdict == Verdict::duplicate) {
       duplicates_.push_back({slice_key(dir, file_id, t), std::move(f)});
@@ -298,7 +332,7 @@ class OrphanSweep {
     }
     std::set<std::string> skipped;
     for (const auto& p : expected_nonempty_) {
-      if (!listed_partitions_.contains(p)) {
+      if (!dir_index_.contains(p)) {
         skipped.insert(p);
         plan_.guards.push_back({p,
                                 "the listing shows no data file although metadata says this partition holds "
@@ -327,7 +361,11 @@ class OrphanSweep {
 
  private:
   OrphanSweep(const TableMetadata& md, const OrphanOptions& options, std::int64_t now_ms)
-      : md_(&md), options_(options), now_ms_(now_ms), view_(md.timeline, md.layout) {
+      : md_(&md),
+        options_(options),
+        now_ms_(now_ms),
+        names_(std::make_unique<std::pmr::monotonic_buffer_resource>()),
+        view_(md.timeline, md.layout) {
     add_metadata(view_, md);
     std::map<std::string, std::set<std::string>> written;  // partition -> file ids
     std::set<std::pair<std::string, std::string>> replaced;
@@ -337,10 +375,9 @@ class OrphanSweep {
       if (i->is_completed()) {
         for (const auto& f : info.files) {
           referenced_.insert(join_path(f.partition, f.name));
-          if (auto parsed = parse_data_file_name(f.name); parsed.ok()) {
-            const std::string id = std::visit([](const auto& n) { return n.file_id; }, *parsed);
-            named_slices_.insert(slice_key(f.partition, id, t));
-            written[f.partition].insert(id);
+          if (const auto parsed = scan_data_file_name(f.name)) {
+            named_slices_.insert(slice_key(f.partition, parsed->file_id, t));
+            written[f.partition].emplace(parsed->file_id);
           }
         }
         for (const auto& r : info.replaced) replaced.insert({r.partition, r.file_id});
@@ -367,6 +404,39 @@ class OrphanSweep {
 
   enum class Verdict : std::uint8_t { keep, candidate, duplicate };
 
+  /// A listed data file, kept until finish() knows which file groups the
+  /// recheck needs: its name (in names_) and where its file id is in it.
+  struct ListedFile {
+    std::string_view name;
+    std::uint32_t dir = 0;  // index into dirs_
+    std::uint16_t file_id_offset = 0;
+    std::uint16_t file_id_length = 0;
+    std::string_view file_id() const noexcept { return name.substr(file_id_offset, file_id_length); }
+  };
+
+  std::uint32_t dir_index(std::string_view dir) {
+    // A listing visits a directory's files together: hash each directory
+    // once per run of its files, not once per file.
+    if (!dirs_.empty() && dirs_[last_dir_] == dir) return last_dir_;
+    auto [it, inserted] = dir_index_.try_emplace(detail::to_absl(dir), static_cast<std::uint32_t>(dirs_.size()));
+    if (inserted) dirs_.emplace_back(dir);
+    last_dir_ = it->second;
+    return last_dir_;
+  }
+
+  const ListedFile& remember(std::string_view dir, std::string_view name, std::string_view file_id) {
+    char* text = static_cast<char*>(names_->allocate(name.size(), 1));
+    std::copy(name.begin(), name.end(), text);
+    ListedFile f;
+    f.name = std::string_view(text, name.size());
+    f.dir = dir_index(dir);
+    // file_id is a view into name (scan_data_file_name), and names are
+    // far shorter than 64 KiB (object keys end at 1 KiB).
+    f.file_id_offset = static_cast<std::uint16_t>(file_id.data() - name.data());
+    f.file_id_length = static_cast<std::uint16_t>(file_id.size());
+    return listed_.emplace_back(f);
+  }
+
   Verdict classify(std::string_view partition, std::string_view file_id, const InstantTime& t, bool is_log) const {
     if (is_log && md_->layout == TimelineLayout::v1) return Verdict::keep;
     const Timeline& tl = md_->timeline;
@@ -390,31 +460,16 @@ class OrphanSweep {
   }
 
   // The second line of defence: no candidate may be in a slice of the view
-  // built from the same listing and metadata.
+  // built from the same listing and metadata; the groups holding one are
+  // enough (see the header comment).
   [[nodiscard]] Status recheck_against_view() {
     if (candidates_.empty() && too_young_.empty()) return Status();
-    const TableView v = std::move(view_).build();
-    absl::flat_hash_set<std::string> in_slices;
-    for (const Partition& p : v.partitions()) {
-      for (const FileGroup& g : v.groups_of(p)) {
-        for (const FileSlice& s : v.slices_of(g)) {
-          if (s.base_file != kNoFile) in_slices.insert(v.file_path(p, s.base_file));
-          for (auto f : v.logs_of(s)) in_slices.insert(v.file_path(p, f));
-        }
-      }
+    for (const ListedFile& f : listed_) {
+      if (!rechecked_groups_.contains({f.dir, f.file_id()})) continue;
+      view_.add_file(dirs_[f.dir], f.name, 0);
+      ++plan_.rechecked;
     }
-    for (const auto* list : {&candidates_, &too_young_}) {
-      for (const OrphanFile& f : *list) {
-        if (in_slices.contains(f.path)) {
-          return absl::InternalError(fmt::format(
-              "orphan sweep stopped: '{}' passed the orphan rules but the table view shows it in a file slice "
-              "(instant {}); the two disagree, so nothing is deleted. Please report this with the table's "
-              "timeline",
-              f.path, f.instant));
-        }
-      }
-    }
-    return Status();
+    return check_outside_slices(std::move(view_).build(), {&candidates_, &too_young_});
   }
 
   const TableMetadata* md_;
@@ -422,14 +477,19 @@ class OrphanSweep {
   std::int64_t now_ms_;
   absl::flat_hash_set<std::string> referenced_;
   std::set<std::string> expected_nonempty_;
-  std::set<std::string> listed_partitions_;
-  std::string last_dir_;
-  bool has_last_dir_ = false;
+  std::vector<std::string> dirs_;                              // every directory holding a listed data file
+  absl::flat_hash_map<std::string, std::uint32_t> dir_index_;  // its index in dirs_
+  std::uint32_t last_dir_ = 0;
+  // Names of listed data files: one allocation per block, not per name, and
+  // views into it stay valid as it grows. Behind a pointer: the sweep moves.
+  std::unique_ptr<std::pmr::monotonic_buffer_resource> names_;
+  std::vector<ListedFile> listed_;
+  absl::flat_hash_set<std::pair<std::uint32_t, std::string_view>> rechecked_groups_;  // (dir, file id)
   std::set<std::string> foreign_tables_;
   std::vector<OrphanFile> candidates_;
   std::vector<OrphanFile> too_young_;
-  std::set<std::string> named_slices_;                          // partition/fileId@instant of every named file
-  std::set<std::string> listed_named_slices_;                   // the same, of named base files the listing holds
+  absl::flat_hash_set<std::string> named_slices_;               // partition/fileId@instant of every named file
+  absl::flat_hash_set<std::string> listed_named_slices_;        // the same, of named base files the listing holds
   std::vector<std::pair<std::string, OrphanFile>> duplicates_;  // slice key, file
   bool has_completed_writes_ = false;
   TableViewBuilder view_;

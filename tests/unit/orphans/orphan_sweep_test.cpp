@@ -45,6 +45,26 @@ TEST_CASE("files of failed writes and speculative duplicates are orphans; commit
   CHECK(plan.bytes == 200);
   CHECK(plan.referenced == 4);
   CHECK(plan.guards.empty());
+  // The view that rechecks the candidates holds their file groups whole:
+  // fa-0's four committed versions and the duplicate, and fz-0's file.
+  CHECK(plan.rechecked == 6);
+}
+
+TEST_CASE("the second line of defence: a candidate the view shows in a slice stops the sweep, naming it") {
+  TestTable t;
+  const InstantTime c1 = t.commit({kA});
+  CommitInfo info;
+  const InstantTime failed = t.begin_commit({Slot{"p", "fz-0"}}, &info);
+  REQUIRE(t.journal.remove_pending(failed).ok());
+  const TableMetadata md = t.md();
+  const TableView v = load_view(t.storage, md).value();
+  const std::string committed = join_path("p", md.commits.at(c1).files.at(0).name);
+  const std::vector<OrphanFile> in_slice{{committed, 1, 0, c1}};
+  const std::vector<OrphanFile> uncommitted{{join_path("p", info.files.at(0).name), 1, 0, failed}};
+  CHECK(check_outside_slices(v, {&uncommitted}).ok());
+  const Status st = check_outside_slices(v, {&uncommitted, &in_slice});
+  CHECK(st.code() == absl::StatusCode::kInternal);
+  CHECK(std::string(st.message()).find("'" + committed + "' passed the orphan rules") != std::string::npos);
 }
 
 TEST_CASE("only files older than the cutoff go; younger ones are reported") {
