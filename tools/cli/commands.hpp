@@ -409,6 +409,7 @@ inline int run_clean(std::span<const std::string> args) {
   // The metadata table: checked before anything is deleted, written before
   // each clean completes (hudi/metadata_table/clean_update.hpp).
   std::vector<std::string> mdt_updated;
+  std::optional<hudi::metadata_table::clean_record_inputs> mdt_inputs;
   const hudi::TableProperties& props_of_table = journal->properties();
   if (!hudi::metadata_table::metadata_partitions_to_update(props_of_table).empty()) {
     auto timeline = journal->load_timeline();
@@ -417,15 +418,19 @@ inline int run_clean(std::span<const std::string> args) {
     auto now_md = rolled_back->done.empty() ? StatusOr<TableMetadata>((*table)->metadata) : journal->load();
     if (!now_md.ok()) return detail::input_error(now_md.status());
     const InstantTime floor = allocate_instant(*now_md, now);
-    if (Status st = hudi::metadata_table::check_clean_update(storage, props_of_table, *timeline, (*table)->path, floor);
-        !st.ok()) {
-      return refuse(fmt::format("{}; nothing was deleted (run Hudi's cleaner)", message_of(st)));
+    auto inputs =
+        hudi::metadata_table::check_clean_update(storage, props_of_table, *timeline, (*table)->path, floor, props);
+    if (!inputs.ok()) {
+      return refuse(fmt::format("{}; nothing was deleted (run Hudi's cleaner)", message_of(inputs.status())));
     }
+    mdt_inputs = std::move(*inputs);
     options.before_complete = [&](const InstantTime& t, const CompletedClean& m) -> Status {
       auto done = hudi::metadata_table::write_clean_deltacommit(storage, props_of_table, (*table)->path, t, m,
-                                                                detail::wall_clock_ms);
+                                                                *mdt_inputs, detail::wall_clock_ms);
       if (!done.ok()) return done.status();
-      mdt_updated = {std::string(hudi::metadata_table::files_partition_name)};
+      for (const std::string& p : done->partitions) {
+        if (std::find(mdt_updated.begin(), mdt_updated.end(), p) == mdt_updated.end()) mdt_updated.push_back(p);
+      }
       return Status();
     };
   }
@@ -442,6 +447,9 @@ inline int run_clean(std::span<const std::string> args) {
     j.key("table").value((*table)->path);
     j.key("lock").value(lock_text);
     j.key("metadata_table_partitions_updated").strings(mdt_updated);
+    if (mdt_inputs && !mdt_inputs->stats_columns.empty()) {
+      j.key("column_stats_columns").strings(mdt_inputs->stats_columns);
+    }
     j.key("empty_cleans_repaired").strings(detail::instant_strings(repair.emptied));
     if (repair.replan) {
       j.key("replanned_clean").value(repair.replan->first.str());

@@ -184,7 +184,7 @@ inline int run_ttl(std::span<const std::string> args) {
   TableView view;
   auto report = plan_ttl_report(**table, props, instant, listing_progress::wanted(), &view);
   if (!report.ok()) return detail::input_error(report.status());
-  auto schema = hudi::latest_write_schema(storage, tprops, meta);
+  auto schema = hudi::latest_write_schema(storage, tprops, meta.timeline);
   if (!schema.ok()) return detail::input_error(schema.status());
   auto done = hudi::execute_ttl(storage, tprops, meta, view, report->plan, std::move(*schema), detail::wall_clock_ms);
   if (!done.ok()) return detail::input_error(done.status());

@@ -37,6 +37,7 @@
 #include "lakegc/hudi/delete_partition_commit.hpp"
 #include "lakegc/hudi/metadata_codec.hpp"
 #include "lakegc/hudi/table_properties.hpp"
+#include "lakegc/hudi/write_schema.hpp"
 #include "lakegc/plan/plan_ttl.hpp"
 #include "lakegc/storage/storage.hpp"
 
@@ -140,44 +141,6 @@ template <Storage S>
     }
   }
   return out;
-}
-
-/// extraMetadata["schema"] of the newest completed write that has one: Hudi
-/// writes the table's write schema into the TTL replacecommit too (an
-/// absent one only means readers look further back). "" when none is found.
-template <Storage S>
-[[nodiscard]] StatusOr<std::string> latest_write_schema(S& storage, const TableProperties& p, const TableMetadata& md) {
-  const auto instants = md.timeline.instants();
-  for (auto it = instants.rbegin(); it != instants.rend(); ++it) {
-    const Instant& i = *it;
-    if (!i.is_completed() || !is_commit_action(i.action)) continue;
-    const std::string rel =
-        p.layout == TimelineLayout::v2 && i.completed
-            ? fmt::format("{}/{}_{}.{}", p.timeline_dir, i.requested, *i.completed, to_string(i.action))
-            : instant_file(p, i.requested, i.action, "");
-    auto bytes = storage.read(rel);
-    if (!bytes.ok()) {
-      if (absl::IsNotFound(bytes.status())) continue;
-      return annotate(bytes.status(), rel);
-    }
-    std::string schema;
-    if (detect_encoding(*bytes) == encoding::avro) {
-      LAKEGC_ASSIGN_OR_RETURN(avro::datum d, avro::read_first_record(*bytes, rel));
-      d.field("extraMetadata").for_each_entry([&](std::string_view k, const avro::datum& v) {
-        if (k == "schema" && v.as_string()) schema = std::string(*v.as_string());
-      });
-    } else if (detect_encoding(*bytes) == encoding::json) {
-      simdjson::dom::parser parser;
-      simdjson::dom::element root;
-      std::string_view value;
-      if (parser.parse(bytes->data(), bytes->size()).get(root) == simdjson::SUCCESS &&
-          root["extraMetadata"]["schema"].get(value) == simdjson::SUCCESS) {
-        schema = std::string(value);
-      }
-    }
-    if (!schema.empty()) return schema;
-  }
-  return std::string();
 }
 
 /// Writes the replacecommit for `plan` at `plan.ttl_instant` (which must be

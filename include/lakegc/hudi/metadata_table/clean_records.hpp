@@ -13,26 +13,33 @@
 //    DELETE_BLOCK), and one `__all_partitions__` record lists the deleted
 //    partitions with isDeleted true.
 //
-// Index partitions: of what convertMetadataToRecords (the clean overload)
-// produces in 1.2.0, only `files` has records lakegc writes; bloom_filters,
-// column_stats and expression indexes get records too (clean_support below:
-// lakegc refuses those tables); record_index, secondary indexes and
-// partition_stats get none.
+// Index partitions (the clean overload of convertMetadataToRecords in
+// 1.2.0): `column_stats` gets the deletion of the key of every (file of
+// deletePathPatterns, column to index) pair, `bloom_filters` of the key of
+// every base file of deletePathPatterns (index_keys.hpp); both are payloads
+// whose isDeleted flag makes HoodieMetadataPayload.getInsertValue empty, so
+// HoodieAppendHandle writes them as DELETE_BLOCK entries, not records.
+// Expression indexes get records too (clean_support below: lakegc refuses
+// those tables); record_index, secondary indexes and partition_stats get
+// none.
 //
-// The log file: one HFILE_DATA_BLOCK with the upserts, sorted by key, then,
-// if partitions were deleted, one DELETE_BLOCK
-// (HoodieAppendHandle.appendDataAndDeleteBlocks writes data before deletes;
-// the data block type is HFILE_DATA_BLOCK because the metadata table's base
-// format is HFile, pickLogDataBlockFormat), both with the INSTANT_TIME and
-// SCHEMA headers. Hudi's metadata reader looks keys up in the HFile
-// (HoodieHFileDataBlock.lookupRecords): an AVRO_DATA_BLOCK there fails with
-// "Point lookups are not supported by this Data block type", as the interop
-// suite showed. lakegc's HFile carries one file-info entry of its own,
-// `lakegc.writer`, which readers ignore and by which a rerun knows a log
-// file of a pending clean as lakegc's.
+// The log files: per file group that gets anything, one HFILE_DATA_BLOCK
+// with the upserts, sorted by key, then, if keys are deleted, one
+// DELETE_BLOCK (HoodieAppendHandle.appendDataAndDeleteBlocks writes data
+// before deletes; the data block type is HFILE_DATA_BLOCK because the
+// metadata table's base format is HFile, pickLogDataBlockFormat), both with
+// the INSTANT_TIME and SCHEMA headers. Hudi's metadata reader looks keys up
+// in the HFile (HoodieHFileDataBlock.lookupRecords): an AVRO_DATA_BLOCK there
+// fails with "Point lookups are not supported by this Data block type", as
+// the interop suite showed. lakegc's HFile carries one file-info entry of its
+// own, `lakegc.writer`, which readers ignore and by which a rerun knows a
+// log file of a pending clean as lakegc's.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <span>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,7 +50,9 @@
 #include "lakegc/hudi/log/hfile_data_block.hpp"
 #include "lakegc/hudi/log/write_block.hpp"
 #include "lakegc/hudi/metadata_table/files_record.hpp"
+#include "lakegc/hudi/metadata_table/index_keys.hpp"
 #include "lakegc/hudi/metadata_table/schemas.hpp"
+#include "lakegc/core/file_name.hpp"
 #include "lakegc/exec/completed_clean.hpp"
 #include "lakegc/plan/clean_plan.hpp"
 
@@ -51,20 +60,25 @@ namespace lakegc::hudi::metadata_table {
 
 /// What a metadata-table partition needs when a clean completes.
 enum class clean_support {
-  records_written,  ///< `files`: lakegc writes its records
+  records_written,  ///< `files`, `column_stats`, `bloom_filters`: lakegc writes their records
   no_records,       ///< Hudi writes no record for a clean here
   refused,          ///< Hudi writes records lakegc does not: lakegc refuses the table
 };
+
+inline constexpr std::string_view column_stats_partition_name = "column_stats";
+inline constexpr std::string_view bloom_filters_partition_name = "bloom_filters";
 
 /// MetadataPartitionType by partition path, as the clean overload of
 /// HoodieTableMetadataUtil.convertMetadataToRecords treats it (Hudi 1.2.0).
 /// A partition lakegc does not know is refused.
 inline clean_support clean_support_of(std::string_view partition) {
-  if (partition == "files") return clean_support::records_written;
+  if (partition == "files" || partition == column_stats_partition_name || partition == bloom_filters_partition_name) {
+    return clean_support::records_written;
+  }
   if (partition == "record_index" || partition == "partition_stats" || partition.starts_with("secondary_index_")) {
     return clean_support::no_records;
   }
-  // column_stats, bloom_filters, expr_index_*: records of deleted files.
+  // expr_index_*: records of deleted files per the index definition.
   return clean_support::refused;
 }
 
@@ -73,11 +87,39 @@ inline std::string files_key_of(std::string_view partition) {
   return partition.empty() ? std::string(non_partitioned_key) : std::string(partition);
 }
 
-struct clean_records {
-  /// HoodieMetadataRecords by key: `files` records and `__all_partitions__`.
+/// What one metadata-table partition gets from a clean.
+struct partition_records {
+  std::string partition;  ///< the metadata-table partition
+  /// HoodieMetadataRecords by key (`files`: the files records and `__all_partitions__`).
   std::vector<std::pair<std::string, avro::datum>> upserts;
-  std::vector<std::string> deleted_keys;  ///< keys of the partitions the clean deleted
+  std::vector<std::string> deleted_keys;
+};
+
+/// What a clean writes to the metadata table, per partition that gets anything.
+struct clean_records {
+  std::vector<partition_records> partitions;
   std::size_t files_deleted = 0;
+
+  const partition_records* find(std::string_view partition) const {
+    for (const auto& p : partitions) {
+      if (p.partition == partition) return &p;
+    }
+    return nullptr;
+  }
+};
+
+/// The metadata-table partitions a clean writes to and what their records
+/// need beyond the clean itself.
+struct clean_record_inputs {
+  /// The partitions of the table's metadata table that get records on a
+  /// clean (`files` first), of `clean_support::records_written`.
+  std::vector<std::string> partitions = {"files"};
+  /// column_stats: the columns whose statistics a clean deletes (columns_to_index.hpp).
+  std::vector<std::string> stats_columns;
+
+  bool has(std::string_view partition) const {
+    return std::find(partitions.begin(), partitions.end(), partition) != partitions.end();
+  }
 };
 
 namespace detail {
@@ -98,29 +140,51 @@ inline avro::datum metadata_record(std::string key, std::int32_t type,
   return r;
 }
 
+/// FSUtils.isBaseFile: a base file name with a base-file format's extension.
+inline bool is_base_file_name(std::string_view name) {
+  const auto b = lakegc::detail::scan_base_file_name(name);
+  return b &&
+         (b->extension == "parquet" || b->extension == "hfile" || b->extension == "orc" || b->extension == "lance");
+}
+
 }  // namespace detail
 
-/// The records Hudi writes to the `files` partition for clean `m`.
-inline clean_records records_for_clean(const lakegc::CompletedClean& m) {
+/// The records Hudi writes to the metadata table for clean `m`.
+inline clean_records records_for_clean(const lakegc::CompletedClean& m, const clean_record_inputs& inputs = {}) {
   clean_records out;
+  partition_records files{std::string(files_partition_name), {}, {}};
+  partition_records stats{std::string(column_stats_partition_name), {}, {}};
+  partition_records blooms{std::string(bloom_filters_partition_name), {}, {}};
   std::vector<std::pair<std::string, file_entry>> deleted_partitions;
   for (const auto& [partition, r] : m.partitions) {
+    // deletePathPatterns: what the plan asked to delete here (journal.hpp).
     if (r.partition_deleted) {
-      out.deleted_keys.push_back(files_key_of(partition));
+      files.deleted_keys.push_back(files_key_of(partition));
       deleted_partitions.emplace_back(files_key_of(partition), file_entry{0, true});
     } else {
-      // deletePathPatterns: what the plan asked to delete here (journal.hpp).
       std::vector<std::pair<std::string, file_entry>> entries;
       for (const std::string& name : r.success) entries.emplace_back(name, file_entry{0, true});
-      out.upserts.emplace_back(files_key_of(partition),
-                               detail::metadata_record(files_key_of(partition), file_list_type, entries));
+      files.upserts.emplace_back(files_key_of(partition),
+                                 detail::metadata_record(files_key_of(partition), file_list_type, entries));
+    }
+    for (const std::string& name : r.success) {
+      for (const std::string& column : inputs.stats_columns) {
+        stats.deleted_keys.push_back(column_stats_key(partition, name, column));
+      }
+      if (detail::is_base_file_name(name)) blooms.deleted_keys.push_back(bloom_filter_key(partition, name));
     }
     out.files_deleted += r.success.size();
   }
   if (!deleted_partitions.empty()) {
-    out.upserts.emplace_back(
+    files.upserts.emplace_back(
         std::string(all_partitions_key),
         detail::metadata_record(std::string(all_partitions_key), partition_list_type, deleted_partitions));
+  }
+  out.partitions.push_back(std::move(files));
+  if (inputs.has(column_stats_partition_name) && !stats.deleted_keys.empty())
+    out.partitions.push_back(std::move(stats));
+  if (inputs.has(bloom_filters_partition_name) && !blooms.deleted_keys.empty()) {
+    out.partitions.push_back(std::move(blooms));
   }
   return out;
 }
@@ -128,24 +192,29 @@ inline clean_records records_for_clean(const lakegc::CompletedClean& m) {
 /// The HFile file-info entry that marks a log block lakegc wrote.
 inline constexpr std::string_view lakegc_writer_key = "lakegc.writer";
 
-/// The bytes of the log file holding `records`, written by `instant`.
-/// Empty when there is nothing to write (Hudi then opens no log file).
-[[nodiscard]] inline StatusOr<std::string> clean_log_bytes(const clean_records& records, std::string_view instant) {
+/// The bytes of the log file holding `upserts` and `deleted_keys` of
+/// metadata-table partition `partition`, written by `instant`. Empty when
+/// there is nothing to write (Hudi then opens no log file).
+[[nodiscard]] inline StatusOr<std::string> clean_log_bytes(std::string_view partition,
+                                                           std::span<const std::pair<std::string, avro::datum>> upserts,
+                                                           std::span<const std::string> deleted_keys,
+                                                           std::string_view instant) {
   const std::string schema = schemas::metadata_record_with_meta_fields();
   std::string out;
-  if (!records.upserts.empty()) {
-    LAKEGC_ASSIGN_OR_RETURN(log::log_block data,
-                            log::make_hfile_data_block(schema, records.upserts, instant, "key",
-                                                       {{std::string(lakegc_writer_key), "clean"}}));
+  if (!upserts.empty()) {
+    LAKEGC_ASSIGN_OR_RETURN(
+        log::log_block data,
+        log::make_hfile_data_block(schema, upserts, instant, "key", {{std::string(lakegc_writer_key), "clean"}}));
     LAKEGC_ASSIGN_OR_RETURN(std::string bytes, log::encode_block(data));
     out += bytes;
   }
-  if (!records.deleted_keys.empty()) {
+  if (!deleted_keys.empty()) {
     std::vector<log::delete_record> deletes;
-    for (const std::string& key : records.deleted_keys) {
+    deletes.reserve(deleted_keys.size());
+    for (const std::string& key : deleted_keys) {
       log::delete_record d;
       d.record_key = key;
-      d.partition_path = "files";  // MetadataPartitionType.FILES.getPartitionPath()
+      d.partition_path = std::string(partition);  // MetadataPartitionType's partition path
       // HoodieRecordPayload.getOrderingValue's default, 0, wrapped.
       avro::datum zero = avro::datum::make_record("org.apache.hudi.avro.model.IntWrapper");
       zero.add("value", avro::datum::make_int(0));

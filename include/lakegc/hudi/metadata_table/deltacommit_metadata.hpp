@@ -1,21 +1,25 @@
 // File: lakegc/hudi/metadata_table/deltacommit_metadata.hpp
 // -----------------------------------------------------------------------------
 // The commit metadata of a metadata-table deltacommit that appended one log
-// file to the `files` partition, in the encoding of the table version:
-// JSON in timeline layout 1 (table version 6), Avro HoodieCommitMetadata in
-// layout 2 (versions 8 and 9). Shaped as Hudi 1.2.0 writes them (compared
-// with the metadata tables of tables Hudi wrote):
+// file to each of some file groups (of `files`, `column_stats`,
+// `bloom_filters`), in the encoding of the table version: JSON in timeline
+// layout 1 (table version 6), Avro HoodieCommitMetadata in layout 2
+// (versions 8 and 9). Shaped as Hudi 1.2.0 writes them (compared with the
+// metadata tables of tables Hudi wrote):
 //
 //  * `.deltacommit.inflight`: the workload profile
-//    (BaseCommitActionExecutor.saveWorkloadProfileMetadataToInflight): an
-//    empty stat for inserts and one for the updated file group with its
-//    prevCommit and numUpdateWrites;
-//  * completed: one HoodieDeltaWriteStat for the log file (path, sizes,
-//    log version, offset 0, base file, the slice's log files), the write
-//    schema in extraMetadata["schema"], operationType UPSERT_PREPPED.
+//    (BaseCommitActionExecutor.saveWorkloadProfileMetadataToInflight): per
+//    metadata-table partition, an empty stat for inserts and one per updated
+//    file group with the base instant of its latest slice as prevCommit and
+//    its record count as numUpdateWrites;
+//  * completed: per log file one HoodieDeltaWriteStat (path, sizes, log
+//    version, offset 0, base file, the slice's log files), the write schema
+//    in extraMetadata["schema"], operationType UPSERT_PREPPED.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,8 +34,9 @@
 
 namespace lakegc::hudi::metadata_table {
 
-/// What one deltacommit wrote to the `files` partition's file group.
-struct files_log_write {
+/// What one deltacommit wrote to one file group of the metadata table.
+struct log_write {
+  std::string partition = "files";  ///< the metadata-table partition
   std::string file_id = "files-0000-0";
   /// The log file's name; empty when the deltacommit wrote none (a clean
   /// with no partition: Hudi opens no append handle).
@@ -39,6 +44,9 @@ struct files_log_write {
   /// Table version 6: the base instant of the slice appended to (the log
   /// is named by it); 8 and later: the deltacommit itself.
   std::string prev_commit;
+  /// The base instant of the file group's latest slice: the inflight's
+  /// prevCommit in every version.
+  std::string slice_base_instant;
   /// Version 6: the slice's base file name, or ""; 8 and later: "".
   std::string base_file;
   /// Version 6: the slice's log files newest first, then this one; 8 and
@@ -66,31 +74,54 @@ inline void json_stat_counts(json_writer& j, std::uint64_t writes, std::uint64_t
 
 }  // namespace detail
 
+namespace detail {
+
+/// The partitions of `writes`, each once, in order of first appearance.
+inline std::vector<std::string_view> partitions_of(std::span<const log_write> writes) {
+  std::vector<std::string_view> out;
+  for (const log_write& w : writes) {
+    if (std::find(out.begin(), out.end(), w.partition) == out.end()) out.push_back(w.partition);
+  }
+  return out;
+}
+
+}  // namespace detail
+
 /// Layout 1 (JSON). `completed` false: the inflight's workload profile.
-inline std::string deltacommit_json(const files_log_write& w, bool completed) {
+inline std::string deltacommit_json(std::span<const log_write> writes, bool completed) {
   json_writer j;
   j.begin_object();
   j.key("partitionToWriteStats").begin_object();
-  if (!completed || !w.file_name.empty()) {
-    j.key("files").begin_array();
+  for (std::string_view partition : detail::partitions_of(writes)) {
+    const bool any_file = std::any_of(writes.begin(), writes.end(), [&](const log_write& w) {
+      return w.partition == partition && !w.file_name.empty();
+    });
+    if (completed && !any_file) continue;
+    j.key(partition).begin_array();
     if (!completed) {
       j.begin_object();
       j.key("fileId").value("").key("path").null().key("prevCommit").value("null");
       detail::json_stat_counts(j, 0, 0, 0, 0);
       j.key("partitionPath").null().key("fileSizeInBytes").value(std::uint64_t{0});
       j.end_object();
-      j.begin_object();
-      j.key("fileId").value(w.file_id).key("path").null().key("prevCommit").value(w.prev_commit);
-      detail::json_stat_counts(j, 0, 0, w.upserts + w.deletes, 0);
-      j.key("partitionPath").null().key("fileSizeInBytes").value(std::uint64_t{0});
-      j.end_object();
-    } else {
+    }
+    for (const log_write& w : writes) {
+      if (w.partition != partition) continue;
+      if (!completed) {
+        j.begin_object();
+        j.key("fileId").value(w.file_id).key("path").null().key("prevCommit").value(w.slice_base_instant);
+        detail::json_stat_counts(j, 0, 0, w.upserts + w.deletes, 0);
+        j.key("partitionPath").null().key("fileSizeInBytes").value(std::uint64_t{0});
+        j.end_object();
+        continue;
+      }
+      if (w.file_name.empty()) continue;
       j.begin_object();
       j.key("fileId").value(w.file_id);
-      j.key("path").value("files/" + w.file_name);
+      j.key("path").value(w.partition + "/" + w.file_name);
       j.key("prevCommit").value(w.prev_commit);
       detail::json_stat_counts(j, w.upserts, w.deletes, w.upserts, w.size);
-      j.key("partitionPath").value("files");
+      j.key("partitionPath").value(w.partition);
       j.key("fileSizeInBytes").value(w.size);
       j.key("tempPath").null().key("cdcStats").null().key("minEventTime").null().key("maxEventTime").null();
       j.key("prevBaseFile").null();
@@ -145,28 +176,34 @@ inline avro::datum write_stat(std::string_view file_id, std::optional<std::strin
 }  // namespace detail
 
 /// Layout 2 (Avro HoodieCommitMetadata in an object container).
-[[nodiscard]] inline StatusOr<std::string> deltacommit_avro(const files_log_write& w, bool completed) {
-  avro::datum stats = avro::datum::make_array();
-  if (!completed) {
-    stats.append(detail::write_stat("", std::nullopt, "null", 0, 0, 0, 0));
-    stats.append(detail::write_stat(w.file_id, std::nullopt, w.prev_commit, 0, 0, w.upserts + w.deletes, 0));
-  } else if (!w.file_name.empty()) {
-    avro::datum s =
-        detail::write_stat(w.file_id, "files/" + w.file_name, w.prev_commit, w.upserts, w.deletes, w.upserts, w.size);
-    s.add("partitionPath", avro::datum::make_string("files"));
-    s.add("logVersion", avro::datum::make_int(w.log_version));
-    s.add("logOffset", detail::long_datum(0));
-    s.add("baseFile", avro::datum::make_string(w.base_file));
-    avro::datum logs = avro::datum::make_array();
-    for (const auto& l : w.log_files) logs.append(avro::datum::make_string(l));
-    s.add("logFiles", std::move(logs));
-    avro::datum rt = avro::datum::make_record("org.apache.hudi.avro.model.HoodieRuntimeStats");
-    for (const char* k : {"totalScanTime", "totalCreateTime", "totalUpsertTime"}) rt.add(k, detail::long_datum(0));
-    s.add("runtimeStats", std::move(rt));
-    stats.append(std::move(s));
-  }
+[[nodiscard]] inline StatusOr<std::string> deltacommit_avro(std::span<const log_write> writes, bool completed) {
   avro::datum by_partition = avro::datum::make_map();
-  if (stats.size() > 0) by_partition.add("files", std::move(stats));
+  for (std::string_view partition : detail::partitions_of(writes)) {
+    avro::datum stats = avro::datum::make_array();
+    if (!completed) stats.append(detail::write_stat("", std::nullopt, "null", 0, 0, 0, 0));
+    for (const log_write& w : writes) {
+      if (w.partition != partition) continue;
+      if (!completed) {
+        stats.append(detail::write_stat(w.file_id, std::nullopt, w.slice_base_instant, 0, 0, w.upserts + w.deletes, 0));
+        continue;
+      }
+      if (w.file_name.empty()) continue;
+      avro::datum s = detail::write_stat(w.file_id, w.partition + "/" + w.file_name, w.prev_commit, w.upserts,
+                                         w.deletes, w.upserts, w.size);
+      s.add("partitionPath", avro::datum::make_string(w.partition));
+      s.add("logVersion", avro::datum::make_int(w.log_version));
+      s.add("logOffset", detail::long_datum(0));
+      s.add("baseFile", avro::datum::make_string(w.base_file));
+      avro::datum logs = avro::datum::make_array();
+      for (const auto& l : w.log_files) logs.append(avro::datum::make_string(l));
+      s.add("logFiles", std::move(logs));
+      avro::datum rt = avro::datum::make_record("org.apache.hudi.avro.model.HoodieRuntimeStats");
+      for (const char* k : {"totalScanTime", "totalCreateTime", "totalUpsertTime"}) rt.add(k, detail::long_datum(0));
+      s.add("runtimeStats", std::move(rt));
+      stats.append(std::move(s));
+    }
+    if (stats.size() > 0) by_partition.add(std::string(partition), std::move(stats));
+  }
   avro::datum m = avro::datum::make_record("org.apache.hudi.avro.model.HoodieCommitMetadata");
   m.add("partitionToWriteStats", std::move(by_partition));
   m.add("compacted", avro::datum::make_bool(false));

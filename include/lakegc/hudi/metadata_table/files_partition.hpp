@@ -56,11 +56,6 @@
 
 namespace lakegc::hudi::metadata_table {
 
-/// Where the metadata table lives in its data table.
-inline constexpr std::string_view folder = ".hoodie/metadata";
-/// The `files` partition's folder in the metadata table.
-inline constexpr std::string_view files_partition_name = "files";
-
 struct files_partition {
   /// Partition path ("" for the root partition) -> file name -> size.
   std::map<std::string, std::map<std::string, std::uint64_t>> files;

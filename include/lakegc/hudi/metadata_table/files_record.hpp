@@ -36,6 +36,10 @@ namespace lakegc::hudi::metadata_table {
 /// MetadataPartitionType record types of the files partition.
 inline constexpr std::int32_t partition_list_type = 1;
 inline constexpr std::int32_t file_list_type = 2;
+/// Where the metadata table lives in its data table.
+inline constexpr std::string_view folder = ".hoodie/metadata";
+/// The `files` partition's folder in the metadata table.
+inline constexpr std::string_view files_partition_name = "files";
 /// HoodieTableMetadata.RECORDKEY_PARTITION_LIST.
 inline constexpr std::string_view all_partitions_key = "__all_partitions__";
 /// HoodieTableMetadata.NON_PARTITIONED_NAME: the key of the root partition.

@@ -3,9 +3,6 @@ package lakegc.interop;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -90,16 +87,9 @@ final class Baseline {
     return out;
   }
 
-  static ObjectNode verify(Args a) throws IOException {
+  static ObjectNode verify(Args a) {
     String dir = Tables.check(a.table());
-    String file = a.last("--baseline");
-    if (file == null) throw new BadInput("verify: --baseline FILE is required");
-    JsonNode base;
-    try {
-      base = Json.parse(Files.readString(Path.of(file)));
-    } catch (IOException e) {
-      throw new BadInput("verify: cannot read " + file + ": " + e.getMessage());
-    }
+    JsonNode base = Json.file(a, "--baseline");
     List<String> promised = new ArrayList<>();
     if (a.last("--promised") != null && !a.last("--promised").isBlank()) {
       promised.addAll(Arrays.asList(a.last("--promised").split(",")));

@@ -75,6 +75,9 @@ final class Generate {
   final int version;
   final boolean mor;
   final boolean mdt;
+  /** The metadata table's indexes besides `files`: "files" (none), "stats" (column_stats and
+   * partition_stats, Hudi 1.2's default), "bloom" (those and bloom_filters). */
+  final String mdtIndexes;
   final boolean partitioned;
   final int scheme;
   final boolean hive;
@@ -111,6 +114,14 @@ final class Generate {
     if (version == 7) throw new BadInput("generate: --table-version must be 6, 8 or 9");
     mor = pick(a, "--type", "COW", "MOR");
     mdt = pick(a, "--mdt", "off", "on");
+    // Drawn from a generator of its own, so that adding the draw changed no
+    // other draw of a seed's table.
+    String idx = a.last("--mdt-indexes");
+    if (idx == null) idx = new String[] {"files", "stats", "bloom"}[new Random(seed * 31 + 7).nextInt(3)];
+    if (!java.util.List.of("files", "stats", "bloom").contains(idx)) {
+      throw new BadInput("generate: --mdt-indexes must be files, stats or bloom");
+    }
+    mdtIndexes = mdt ? idx : "files";
     partitioned = pick(a, "--partitioned", "off", "on") || (a.last("--partitioned") == null && rnd.nextInt(4) != 0);
     scheme = rnd.nextInt(3);
     hive = rnd.nextBoolean();
@@ -163,6 +174,11 @@ final class Generate {
     base.put("hoodie.metadata.enable", String.valueOf(mdt));
     // The data table archives no further than the metadata table compacted.
     if (mdt) base.put("hoodie.metadata.compact.max.delta.commits", "3");
+    if (!mdtIndexes.equals("files")) {
+      base.put("hoodie.metadata.index.column.stats.enable", "true");
+      base.put("hoodie.metadata.index.partition.stats.enable", "true");
+    }
+    if (mdtIndexes.equals("bloom")) base.put("hoodie.metadata.index.bloom.filter.enable", "true");
     base.put("hoodie.table.timeline.timezone", utc ? "UTC" : "LOCAL");
     base.put("hoodie.datasource.write.hive_style_partitioning", String.valueOf(hive));
     if (!partitioned) {
@@ -709,6 +725,7 @@ final class Generate {
     log.put("table_version", version);
     log.put("type", mor ? "MOR" : "COW");
     log.put("mdt", mdt);
+    log.put("mdt_indexes", mdtIndexes);
     log.put("partitioned", partitioned);
     baseOptions();
 

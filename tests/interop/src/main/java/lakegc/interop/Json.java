@@ -29,6 +29,17 @@ final class Json {
     }
   }
 
+  /** The JSON file that option `key` of command `a` names (required). */
+  static JsonNode file(Args a, String key) {
+    String file = a.last(key);
+    if (file == null) throw new BadInput(a.command + ": " + key + " FILE is required");
+    try {
+      return parse(java.nio.file.Files.readString(java.nio.file.Path.of(file)));
+    } catch (java.io.IOException e) {
+      throw new BadInput(a.command + ": cannot read " + file + ": " + e.getMessage());
+    }
+  }
+
   static JsonNode parse(String s) {
     try {
       return M.readTree(s);

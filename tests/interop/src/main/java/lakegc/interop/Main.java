@@ -23,12 +23,16 @@ public final class Main {
       "usage: hudi COMMAND ...",
       "  generate --seed N --out DIR [--table-version 6|8|9] [--type COW|MOR] [--mdt on|off]",
       "           [--partitioned on|off] [--occ on|off] [--ops N] [--strays on|off]",
+      "           [--mdt-indexes files|stats|bloom]",
       "  view DIR [--as-of T] [--listing storage|metadata]",
       "  plan-clean DIR [--conf K=V ...] [--now T]",
       "  plan-ttl DIR [--conf K=V ...] [--now T]",
       "  plan-archive DIR [--conf K=V ...]",
       "  archived-timeline DIR   a layout-1 table's active and archived instants as Hudi loads them",
       "  bench-clean DIR [--conf K=V ...] [--now T] [--repeat N]   plan-clean in place, timed (benchmark)",
+      "  clean-run DIR [--conf K=V ...] [--now T]   Hudi's own clean, in place (write client, inline config)",
+      "  index-state DIR --files FILE   column stats and bloom filters the metadata table holds for the files",
+      "                                 FILE lists (JSON array of paths relative to DIR), and the columns Hudi's clean uses",
       "  baseline DIR",
       "  verify DIR --baseline FILE [--promised T1,T2,...]",
       "  continue DIR --commits N [--occ]",
@@ -103,7 +107,7 @@ public final class Main {
     switch (cmd) {
       case "generate":
         return Generate.run(new Args(cmd, rest, Set.of("--seed", "--out", "--table-version", "--type", "--mdt",
-            "--partitioned", "--ops", "--strays", "--occ"), Set.of()));
+            "--partitioned", "--ops", "--strays", "--occ", "--mdt-indexes"), Set.of()));
       case "view":
         return View.run(new Args(cmd, rest, Set.of("--as-of", "--listing"), Set.of()));
       case "plan-clean":
@@ -117,6 +121,10 @@ public final class Main {
         return Plans.archive(new Args(cmd, rest, Set.of("--conf"), Set.of()));
       case "archived-timeline":
         return Archived.run(new Args(cmd, rest, Set.of(), Set.of()));
+      case "clean-run":
+        return Indexes.cleanRun(new Args(cmd, rest, Set.of("--conf", "--now"), Set.of()));
+      case "index-state":
+        return Indexes.state(new Args(cmd, rest, Set.of("--files"), Set.of()));
       case "baseline":
         return Baseline.baseline(new Args(cmd, rest, Set.of(), Set.of()));
       case "verify":

@@ -100,6 +100,12 @@ final class Tables {
     o.put("hoodie.datasource.write.partitionpath.urlencode", String.valueOf(Boolean.parseBoolean(tc.getUrlEncodePartitioning())));
     o.put("hoodie.write.table.version", String.valueOf(tc.getTableVersion().versionCode()));
     o.put("hoodie.metadata.enable", String.valueOf(tc.isMetadataTableAvailable()));
+    // The metadata-table indexes the table has: a writer whose config leaves
+    // one out would drop that partition (fastOptions turns them off).
+    java.util.Set<String> mdtParts = tc.getMetadataPartitions();
+    o.put("hoodie.metadata.index.column.stats.enable", String.valueOf(mdtParts.contains("column_stats")));
+    o.put("hoodie.metadata.index.partition.stats.enable", String.valueOf(mdtParts.contains("partition_stats")));
+    o.put("hoodie.metadata.index.bloom.filter.enable", String.valueOf(mdtParts.contains("bloom_filters")));
     o.put("hoodie.table.timeline.timezone", tc.getTimelineTimezone().name());
     return o;
   }
