@@ -80,6 +80,15 @@ DEFAULT_MATRIX = [
 ]
 ALL_COMBOS = [(v, t, m) for v in (6, 8, 9) for t in ("COW", "MOR") for m in ("off", "on")]
 
+
+def mdt_indexes_of(seed):
+    """The metadata-table indexes a table with a metadata table gets (generate
+    --mdt-indexes): files only, Hudi 1.2's default (column_stats and
+    partition_stats), or those and bloom_filters. In the default run: seed 2
+    (v6 MOR) and 8 (v8 COW) the default, 4 (v9 COW) bloom filters too, 6 (v9
+    MOR) files only."""
+    return ("files", "stats", "bloom")[(seed // 2) % 3]
+
 CHECKS = ("selftest", "view", "clean", "orphans", "readback", "execute", "archive", "archive_execute", "ttl", "rollback")
 
 # Settings `lakegc clean --execute` runs under in the execute check.
@@ -708,6 +717,8 @@ class Suite:
         name = "s%d_v%d_%s_mdt%s" % (seed, v, t.lower(), m)
         d = os.path.join(work, name)
         args = ["generate", "--seed", seed, "--out", d, "--table-version", v, "--type", t, "--mdt", m]
+        if m == "on":
+            args += ["--mdt-indexes", mdt_indexes_of(seed)]
         t0 = time.time()
         saved = d + ".generate.json"
         if self.o.reuse and os.path.exists(saved) and os.path.isdir(d):
@@ -727,8 +738,8 @@ class Suite:
             return None
         g = r["result"]
         s = g.get("settings", {})
-        desc = "v%d %s mdt=%s tz=%s partitioned=%s hive=%s scheme=%s occ=%s" % (
-            v, t, m, s.get("timezone"), g.get("partitioned"), s.get("hive_style"), s.get("partition_scheme"),
+        desc = "v%d %s mdt=%s%s tz=%s partitioned=%s hive=%s scheme=%s occ=%s" % (
+            v, t, m, "(%s)" % g.get("mdt_indexes") if m == "on" else "", s.get("timezone"), g.get("partitioned"), s.get("hive_style"), s.get("partition_scheme"),
             s.get("occ_two_writers"))
         tb = {"name": name, "seed": seed, "dir": d, "gen_args": [str(a) for a in args], "gen": g,
               "version": v, "type": t, "mdt": m, "desc": desc}
@@ -1178,9 +1189,16 @@ class Suite:
                and not SAME_ANSWER.match(d)]
         return new or None
 
+    # Metadata-table partitions lakegc keeps in step on a clean (files,
+    # column_stats, bloom_filters get records; the others get none from Hudi).
+    UPDATABLE = ("files", "column_stats", "bloom_filters", "record_index", "partition_stats")
+
+    @classmethod
+    def updatable(cls, p):
+        return p in cls.UPDATABLE or p.startswith("secondary_index_")
+
     def mdt_updatable(self, tb):
-        return all(p in ("files", "record_index", "partition_stats") or p.startswith("secondary_index_")
-                   for p in self.mdt_partitions(self.ldir(tb)))
+        return all(self.updatable(p) for p in self.mdt_partitions(self.ldir(tb)))
 
     def check_execute_refused(self, tb, now, add_partition=None):
         """lakegc refuses a table whose metadata table has a partition it
@@ -1196,8 +1214,7 @@ class Suite:
                          if l.startswith("hoodie.table.metadata.partitions=") else l for l in f]
             with open(props, "w") as f:
                 f.writelines(lines)
-        refused = [p for p in self.mdt_partitions(copy) if p not in ("files", "record_index", "partition_stats")
-                   and not p.startswith("secondary_index_")]
+        refused = [p for p in self.mdt_partitions(copy) if not self.updatable(p)]
         largs = ["clean", copy, "--execute", "--json", "--now", now, "--no-concurrent-writers"] + \
             list(itertools.chain(*[["--conf", c] for c in EXECUTE_GRID[0]]))
         before = self.data_files(copy)
@@ -1270,14 +1287,20 @@ class Suite:
             return self.check_execute_refused(tb, now)
         tb["executed"] = True  # refused tables do not count: the first executed one crashes
         if mdt and first:
-            self.check_execute_refused(tb, now, add_partition="column_stats")
+            self.check_execute_refused(tb, now, add_partition="expr_index_lakegc_refusal")
         # Time: an execution is about six Spark jobs. The default run executes the
         # whole grid and the crash on the first table without a metadata table,
         # the first setting on the others, and on the first metadata-table table
-        # only the first setting and its crash; the longer sweep (--seeds)
+        # only the first setting and its crash, then the first setting once on
+        # each metadata-table table whose indexes (files only, column_stats,
+        # bloom_filters) no executed table had; the longer sweep (--seeds)
         # executes the whole grid everywhere.
+        indexes = (tb.get("gen") or {}).get("mdt_indexes")
         if mdt and not self.o.seeds and not first:
-            return
+            if any(t.get("executed_indexes") == indexes for t in self.tables if t is not tb):
+                return
+        if mdt:
+            tb["executed_indexes"] = indexes
         # Without a metadata table, after the first table the default run
         # executes once per table version not executed yet (v6 is layout 1,
         # v8/v9 layout 2): another table of a version adds time, not a rule.
@@ -1287,9 +1310,14 @@ class Suite:
         if not mdt:
             tb["executed_version"] = tb["version"]
         grid = EXECUTE_GRID[:1] if not first and not self.o.seeds else EXECUTE_GRID
+        # With a metadata table the default run's one setting is
+        # KEEP_LATEST_FILE_VERSIONS 1: on these small tables it deletes files
+        # where KEEP_LATEST_COMMITS 2 often deletes none, and a clean that
+        # deletes nothing leaves the indexes nothing to keep in step.
+        crash_setting = EXECUTE_GRID[1] if mdt else EXECUTE_GRID[0]
         if mdt and not self.o.seeds:
-            grid = EXECUTE_GRID[:1]
-        for k, conf in enumerate(grid + ([EXECUTE_GRID[0] + ["crash=" + c] for c in crashes] if first else [])):
+            grid = [EXECUTE_GRID[1]]
+        for k, conf in enumerate(grid + ([crash_setting + ["crash=" + c] for c in crashes] if first else [])):
             crash = next((c[len("crash="):] for c in conf if c.startswith("crash=")), None)
             conf = [c for c in conf if not c.startswith("crash=")]
             cargs = list(itertools.chain(*[["--conf", c] for c in conf]))
@@ -1327,6 +1355,14 @@ class Suite:
                                ["tests/interop/hudi", "verify", copy, "--baseline", copy + ".baseline.json"],
                                ["tests/interop/hudi"] + self.continue_args(tb, copy, 3))
             before = self.data_files(copy)
+            # The metadata table's column_stats / bloom_filters as Hudi reads
+            # them, before lakegc's clean and after (index_state_texts).
+            index_parts = [p for p in self.mdt_partitions(copy) if p in ("column_stats", "bloom_filters")]
+            files_json = copy + ".index-files.json"
+            if index_parts:
+                with open(files_json, "w") as f:
+                    json.dump(sorted(before), f)
+                index_before = hudi("index-state", copy, "--files", files_json)
             if crash:
                 env = dict(self.env, LAKEGC_CRASH_AFTER_MUTATIONS=str(budget))
                 p = subprocess.run([self.o.lakegc] + [str(a) for a in largs], capture_output=True, text=True, env=env)
@@ -1341,8 +1377,18 @@ class Suite:
             deleted = before - self.data_files(copy)
             texts = []
             updated = out.get("metadata_table_partitions_updated")
-            if out.get("cleans") and updated != (["files"] if mdt else []):
-                texts.append("metadata_table_partitions_updated%s: %s" % (label, updated))
+            expect_updated = (["files"] + [p for p in ("column_stats", "bloom_filters") if p in index_parts and (
+                deleted if p == "column_stats" else [f for f in deleted if not f.rsplit("/", 1)[-1].startswith(".")])]
+                if mdt else [])
+            if out.get("cleans") and sorted(updated or []) != sorted(expect_updated):
+                texts.append("metadata_table_partitions_updated%s: %s, expected %s" % (label, updated, expect_updated))
+            index_note = ""
+            if index_parts:
+                index_after = hudi("index-state", copy, "--files", files_json)
+                texts += self.index_state_texts(index_before, index_after, deleted, out, label)
+                had = (index_before.get("result") or {})
+                index_note = "; %s: entries of %d deleted file(s) removed" % (",".join(index_parts), len(
+                    [f for f in deleted if f in had.get("column_stats", {}) or f in had.get("bloom_filters", [])]))
             if deleted != hudi_files:
                 texts.append("files deleted%s: only lakegc %s, only Hudi %s"
                              % (label, sorted(deleted - hudi_files)[:8], sorted(hudi_files - deleted)[:8]))
@@ -1368,11 +1414,43 @@ class Suite:
                     texts.append("hudi verify after continue failed%s: %s"
                                  % (label, b2.get("error") or self.verify_failed(v2, tb)))
             self.diff("execute", tb, texts, repro)
-            log("  %s%s: lakegc deleted %d file(s), Hudi's plan %d; verify %s, continue %s"
-                % (tb["name"], label, len(deleted), len(hudi_files), "FAILED" if self.verify_failed(v, tb) else "ok",
+            log("  %s%s: lakegc deleted %d file(s), Hudi's plan %d%s; verify %s, continue %s"
+                % (tb["name"], label, len(deleted), len(hudi_files), index_note,
+                   "FAILED" if self.verify_failed(v, tb) else "ok",
                    "not run" if c.get("skipped") else "ok" if c["exit"] == 0 else "FAILED"))
             if not self.o.keep:
                 shutil.rmtree(copy, ignore_errors=True)
+
+    @staticmethod
+    def index_state_texts(before, after, deleted, lake_out, label):
+        """What differs from Hudi's own clean in the metadata table's indexes
+        after lakegc's: Hudi's clean removes the column statistics and bloom
+        filters of exactly the files it deletes and leaves every other
+        file's. So after lakegc's clean, as read by Hudi's metadata reader,
+        a deleted file has none and every other file has what it had; and
+        lakegc names the columns Hudi's clean would (getColumnsToIndex)."""
+        texts = []
+        for name, r in (("before", before), ("after", after)):
+            if r["exit"] != 0:
+                return ["hudi index-state %s lakegc's clean failed%s: %s" % (name, label, r.get("error"))]
+        b, a = before["result"], after["result"]
+        lake_cols = lake_out.get("column_stats_columns")
+        if "columns" in b and lake_out.get("cleans") and sorted(lake_cols or []) != sorted(b["columns"]):
+            texts.append("column_stats columns%s: lakegc %s, Hudi's clean %s" % (label, lake_cols, b["columns"]))
+        for part, key in (("column_stats", "column_stats"), ("bloom_filters", "bloom_filters")):
+            if key not in b:
+                continue
+            was, now = b[key], a.get(key, {} if part == "column_stats" else [])
+            if part == "bloom_filters":
+                was, now = {f: True for f in was}, {f: True for f in now}
+            left = sorted(f for f in deleted if f in now)
+            if left:
+                texts.append("%s%s still has entries of %d deleted file(s): %s" % (part, label, len(left), left[:4]))
+            changed = sorted(f for f in set(was) | set(now) if f not in deleted and was.get(f) != now.get(f))
+            if changed:
+                texts.append("%s%s changed for %d file(s) lakegc did not delete: %s" % (part, label, len(changed),
+                                                                                          changed[:4]))
+        return texts
 
     def check_archive_execute(self, hudi, tb):
         """`lakegc archive --execute` on a copy of a layout-1 table (table

@@ -145,6 +145,10 @@ template <typename S, typename Refuse>
     return std::nullopt;
   }
   if (a.flag("--no-concurrent-writers")) return std::nullopt;
+  if (settings.provider_class == hudi::kStorageBasedLockProvider) {
+    return refuse(fmt::format("hoodie.write.lock.provider={}: {}; pass --no-concurrent-writers if no writer is running",
+                              settings.provider_class, hudi::storage_based_lock_refusal));
+  }
   return refuse(settings.kind == hudi::LockProviderKind::other
                     ? fmt::format("hoodie.write.lock.provider={} is a lock lakegc cannot take; pass "
                                   "--no-concurrent-writers if no writer is running",

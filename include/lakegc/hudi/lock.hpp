@@ -14,9 +14,15 @@
 //   `hoodie.write.lock.wait_time_ms_between_retry` apart (1000 ms), then
 //   the attempt fails with the holder's LockInfo in the message.
 //
-// Other providers (ZooKeeper, Hive metastore, DynamoDB, the storage-based
-// lock of Hudi 1.1+ on S3/GCS/Azure) are not takeable from here: callers
-// refuse unless the user says no other writer runs.
+// Other providers (ZooKeeper, Hive metastore, DynamoDB) are not takeable
+// from here: callers refuse unless the user says no other writer runs. The
+// storage-based lock of Hudi 1.1+ (StorageBasedLockProvider) is a
+// conditional write to an object store: Hudi 1.2 implements it for s3, s3a,
+// gs, wasb(s) and abfs(s) only (StorageSchemes' lock clients) and refuses
+// every other scheme, `file` included ("No implementation of StorageLock
+// supports this scheme"). lakegc reaches tables through a POSIX file system,
+// where no Hudi writer can hold that lock, so it is refused with that
+// reason (storage_based_lock_refusal).
 #pragma once
 
 #include <cstdint>
@@ -39,6 +45,14 @@ namespace lakegc::hudi {
 
 inline constexpr std::string_view kFileSystemLockProvider =
     "org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider";
+inline constexpr std::string_view kStorageBasedLockProvider =
+    "org.apache.hudi.client.transaction.lock.StorageBasedLockProvider";
+
+/// Why lakegc does not take Hudi's storage-based lock (see the top of this file).
+inline constexpr std::string_view storage_based_lock_refusal =
+    "Hudi's storage-based lock is a conditional write to an object store (s3, s3a, gs, wasb, abfs); "
+    "lakegc works on POSIX file systems, where Hudi 1.2 has no storage-based lock either (it refuses the "
+    "file scheme), so lakegc cannot take the lock your writers take on the object store";
 
 enum class LockProviderKind : std::uint8_t { none, file_system, other };
 

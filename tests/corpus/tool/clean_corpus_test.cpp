@@ -53,6 +53,12 @@ TEST_CASE("lakegc clean --execute refuses, deleting nothing, where it cannot act
   CHECK(r.code == 1);
   CHECK(r.err.find("ZookeeperBasedLockProvider is a lock lakegc cannot take") != std::string::npos);
   CHECK(files_under(root) == before);
+  // Hudi's storage-based lock: an object-store lock no POSIX table has.
+  r = run_tool(clean_args(
+      root, {"--conf", "hoodie.write.lock.provider=org.apache.hudi.client.transaction.lock.StorageBasedLockProvider"}));
+  CHECK(r.code == 1);
+  CHECK(r.err.find("storage-based lock is a conditional write to an object store") != std::string::npos);
+  CHECK(files_under(root) == before);
   // A lock another writer holds.
   spit(root / ".hoodie" / "lock",
        "{\"lockCreateTime\" : \"2026-03-08 00:00:00.000\", \"lockThreadName\" : \"spark-writer\"}");
