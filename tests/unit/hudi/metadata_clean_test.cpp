@@ -141,7 +141,7 @@ TableProperties props_of(memory_storage& s) {
 }
 
 template <Storage S>
-StatusOr<clean_update> update(S& s, const TableProperties& p) {
+StatusOr<metadata_update> update(S& s, const TableProperties& p) {
   static const clean_record_inputs files_only;
   return write_clean_deltacommit(s, p, "", kClean, the_clean(), files_only, [] { return kClock; });
 }

@@ -2,8 +2,8 @@
 // -----------------------------------------------------------------------------
 // The metadata-table records of a clean, as Hudi 1.2.0 makes them
 // (HoodieTableMetadataUtil.convertMetadataToFilesPartitionRecords with
-// HoodieMetadataPayload.createPartitionFilesRecord / createPartitionListRecord),
-// and the log file they are written as.
+// HoodieMetadataPayload.createPartitionFilesRecord / createPartitionListRecord;
+// log_records.hpp writes them).
 //
 //  * per partition of the clean metadata: a `files` record keyed by the
 //    partition ("." for the root partition) listing every name in its
@@ -23,17 +23,6 @@
 // those tables); record_index, secondary indexes and partition_stats get
 // none.
 //
-// The log files: per file group that gets anything, one HFILE_DATA_BLOCK
-// with the upserts, sorted by key, then, if keys are deleted, one
-// DELETE_BLOCK (HoodieAppendHandle.appendDataAndDeleteBlocks writes data
-// before deletes; the data block type is HFILE_DATA_BLOCK because the
-// metadata table's base format is HFile, pickLogDataBlockFormat), both with
-// the INSTANT_TIME and SCHEMA headers. Hudi's metadata reader looks keys up
-// in the HFile (HoodieHFileDataBlock.lookupRecords): an AVRO_DATA_BLOCK there
-// fails with "Point lookups are not supported by this Data block type", as
-// the interop suite showed. lakegc's HFile carries one file-info entry of its
-// own, `lakegc.writer`, which readers ignore and by which a rerun knows a
-// log file of a pending clean as lakegc's.
 #pragma once
 
 #include <algorithm>
@@ -51,6 +40,7 @@
 #include "lakegc/hudi/log/write_block.hpp"
 #include "lakegc/hudi/metadata_table/files_record.hpp"
 #include "lakegc/hudi/metadata_table/index_keys.hpp"
+#include "lakegc/hudi/metadata_table/log_records.hpp"
 #include "lakegc/hudi/metadata_table/schemas.hpp"
 #include "lakegc/core/file_name.hpp"
 #include "lakegc/exec/completed_clean.hpp"
@@ -58,42 +48,19 @@
 
 namespace lakegc::hudi::metadata_table {
 
-/// What a metadata-table partition needs when a clean completes.
-enum class clean_support {
-  records_written,  ///< `files`, `column_stats`, `bloom_filters`: lakegc writes their records
-  no_records,       ///< Hudi writes no record for a clean here
-  refused,          ///< Hudi writes records lakegc does not: lakegc refuses the table
-};
-
-inline constexpr std::string_view column_stats_partition_name = "column_stats";
-inline constexpr std::string_view bloom_filters_partition_name = "bloom_filters";
-
 /// MetadataPartitionType by partition path, as the clean overload of
 /// HoodieTableMetadataUtil.convertMetadataToRecords treats it (Hudi 1.2.0).
 /// A partition lakegc does not know is refused.
-inline clean_support clean_support_of(std::string_view partition) {
+inline update_support clean_support_of(std::string_view partition) {
   if (partition == "files" || partition == column_stats_partition_name || partition == bloom_filters_partition_name) {
-    return clean_support::records_written;
+    return update_support::records_written;
   }
   if (partition == "record_index" || partition == "partition_stats" || partition.starts_with("secondary_index_")) {
-    return clean_support::no_records;
+    return update_support::no_records;
   }
   // expr_index_*: records of deleted files per the index definition.
-  return clean_support::refused;
+  return update_support::refused;
 }
-
-/// HoodieTableMetadataUtil.getPartitionIdentifierForFilesPartition.
-inline std::string files_key_of(std::string_view partition) {
-  return partition.empty() ? std::string(non_partitioned_key) : std::string(partition);
-}
-
-/// What one metadata-table partition gets from a clean.
-struct partition_records {
-  std::string partition;  ///< the metadata-table partition
-  /// HoodieMetadataRecords by key (`files`: the files records and `__all_partitions__`).
-  std::vector<std::pair<std::string, avro::datum>> upserts;
-  std::vector<std::string> deleted_keys;
-};
 
 /// What a clean writes to the metadata table, per partition that gets anything.
 struct clean_records {
@@ -112,7 +79,7 @@ struct clean_records {
 /// need beyond the clean itself.
 struct clean_record_inputs {
   /// The partitions of the table's metadata table that get records on a
-  /// clean (`files` first), of `clean_support::records_written`.
+  /// clean (`files` first), of `update_support::records_written`.
   std::vector<std::string> partitions = {"files"};
   /// column_stats: the columns whose statistics a clean deletes (columns_to_index.hpp).
   std::vector<std::string> stats_columns;
@@ -123,22 +90,6 @@ struct clean_record_inputs {
 };
 
 namespace detail {
-
-inline avro::datum metadata_record(std::string key, std::int32_t type,
-                                   const std::vector<std::pair<std::string, file_entry>>& entries) {
-  avro::datum r = avro::datum::make_record("org.apache.hudi.avro.model.HoodieMetadataRecord");
-  r.add("key", avro::datum::make_string(std::move(key)));
-  r.add("type", avro::datum::make_int(type));
-  avro::datum m = avro::datum::make_map();
-  for (const auto& [name, e] : entries) {
-    avro::datum info = avro::datum::make_record("org.apache.hudi.avro.model.HoodieMetadataFileInfo");
-    info.add("size", avro::datum::make_long(static_cast<std::int64_t>(e.size)));
-    info.add("isDeleted", avro::datum::make_bool(e.deleted));
-    m.add(name, std::move(info));
-  }
-  r.add("filesystemMetadata", std::move(m));
-  return r;
-}
 
 /// FSUtils.isBaseFile: a base file name with a base-file format's extension.
 inline bool is_base_file_name(std::string_view name) {
@@ -185,46 +136,6 @@ inline clean_records records_for_clean(const lakegc::CompletedClean& m, const cl
     out.partitions.push_back(std::move(stats));
   if (inputs.has(bloom_filters_partition_name) && !blooms.deleted_keys.empty()) {
     out.partitions.push_back(std::move(blooms));
-  }
-  return out;
-}
-
-/// The HFile file-info entry that marks a log block lakegc wrote.
-inline constexpr std::string_view lakegc_writer_key = "lakegc.writer";
-
-/// The bytes of the log file holding `upserts` and `deleted_keys` of
-/// metadata-table partition `partition`, written by `instant`. Empty when
-/// there is nothing to write (Hudi then opens no log file).
-[[nodiscard]] inline StatusOr<std::string> clean_log_bytes(std::string_view partition,
-                                                           std::span<const std::pair<std::string, avro::datum>> upserts,
-                                                           std::span<const std::string> deleted_keys,
-                                                           std::string_view instant) {
-  const std::string schema = schemas::metadata_record_with_meta_fields();
-  std::string out;
-  if (!upserts.empty()) {
-    LAKEGC_ASSIGN_OR_RETURN(
-        log::log_block data,
-        log::make_hfile_data_block(schema, upserts, instant, "key", {{std::string(lakegc_writer_key), "clean"}}));
-    LAKEGC_ASSIGN_OR_RETURN(std::string bytes, log::encode_block(data));
-    out += bytes;
-  }
-  if (!deleted_keys.empty()) {
-    std::vector<log::delete_record> deletes;
-    deletes.reserve(deleted_keys.size());
-    for (const std::string& key : deleted_keys) {
-      log::delete_record d;
-      d.record_key = key;
-      d.partition_path = std::string(partition);  // MetadataPartitionType's partition path
-      // HoodieRecordPayload.getOrderingValue's default, 0, wrapped.
-      avro::datum zero = avro::datum::make_record("org.apache.hudi.avro.model.IntWrapper");
-      zero.add("value", avro::datum::make_int(0));
-      d.ordering_value = std::move(zero);
-      deletes.push_back(std::move(d));
-    }
-    LAKEGC_ASSIGN_OR_RETURN(log::log_block del,
-                            log::make_delete_block(deletes, instant, {{log::header_key::schema, schema}}));
-    LAKEGC_ASSIGN_OR_RETURN(std::string bytes, log::encode_block(del));
-    out += bytes;
   }
   return out;
 }
