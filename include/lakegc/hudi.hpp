@@ -51,6 +51,7 @@
 #include "lakegc/hudi/metadata_table/clean_update.hpp"
 #include "lakegc/hudi/metadata_table/columns_to_index.hpp"
 #include "lakegc/hudi/metadata_table/deltacommit_metadata.hpp"
+#include "lakegc/hudi/metadata_table/delete_partition_update.hpp"
 #include "lakegc/hudi/metadata_table/deltacommit_write.hpp"
 #include "lakegc/hudi/metadata_table/files_partition.hpp"
 #include "lakegc/hudi/metadata_table/files_record.hpp"

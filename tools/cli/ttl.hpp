@@ -8,14 +8,16 @@
 //
 // Refused before any change (exit 1): what `clean --execute` refuses (no
 // lock and no --no-concurrent-writers, a table version past 9, a bootstrap
-// table), a table with a metadata table (lakegc does not write its
-// DELETE_PARTITION records yet), and a pending DELETE_PARTITION replacecommit
-// with later instants (Hudi's writers roll it back).
+// table), a metadata table lakegc cannot keep in step (record_index,
+// secondary or expression indexes: hudi/metadata_table/delete_partition_update.hpp),
+// and a pending DELETE_PARTITION replacecommit with later instants (Hudi's
+// writers roll it back). With a metadata table, its deltacommit for the
+// replacecommit is written before the replacecommit completes.
 //
 // JSON shape (--execute):
 //   {"table", "lock", "executed": bool, "resumed": bool, "instant", "completion": <instant> | null,
 //    "unchanged_because": [...], "partition_to_replace_file_ids": {"<partition>": ["<file id>", ...]},
-//    "files_written": [...], "plan": {<plan ttl --json fields>}}
+//    "files_written": [...], "metadata_table_partitions_updated": [...], "plan": {<plan ttl --json fields>}}
 #pragma once
 
 #include <cstdlib>
@@ -26,6 +28,7 @@
 
 #include "lakegc/exec/clean_service.hpp"
 #include "lakegc/exec/table_lock.hpp"
+#include "lakegc/hudi/metadata_table/delete_partition_update.hpp"
 #include "lakegc/hudi/ttl_execute.hpp"
 #include "lakegc/storage/crash_storage.hpp"
 #include "plan_ttl.hpp"
@@ -47,11 +50,16 @@ emptied partitions. Nothing is written when nothing expired, or when a pending
 compaction or clustering touches an expired partition (Hudi's run does nothing
 then either).
 
-Refused (nothing written): tables with a metadata table (lakegc does not write
-its DELETE_PARTITION records yet: run Hudi's TTL), no lock configured without
---no-concurrent-writers, table versions past 9, bootstrap tables, and a pending
-DELETE_PARTITION replacecommit followed by other instants. A run that crashed
-leaves a pending replacecommit as the newest instant: the next run completes it.
+With a metadata table, its deltacommit for the replacecommit (the partition
+list; partition_stats of the expired partitions deleted) is written first, as
+Hudi's commit does.
+
+Refused (nothing written): metadata tables with record_index, a secondary or an
+expression index (their records need the dropped rows: run Hudi's TTL), no
+lock configured without --no-concurrent-writers, table versions past 9,
+bootstrap tables, and a pending DELETE_PARTITION replacecommit followed by other
+instants. A run that crashed leaves a pending replacecommit as the newest
+instant: the next run completes it.
 
 options:
   --execute               write the replacecommit (default: print the plan)
@@ -69,7 +77,8 @@ exit codes: 0 success, 1 refused, 2 bad usage or bad input
 
 namespace detail {
 
-inline std::string ttl_execution_text(const hudi::TtlExecution& e, const std::string& lock) {
+inline std::string ttl_execution_text(const hudi::TtlExecution& e, const std::string& lock,
+                                      const std::vector<std::string>& mdt_updated) {
   std::string out;
   if (!e.unchanged_because.empty()) {
     for (const auto& why : e.unchanged_because) appendln(out, "nothing written: {}", why);
@@ -86,13 +95,14 @@ inline std::string ttl_execution_text(const hudi::TtlExecution& e, const std::st
                ids.empty() ? std::string("(no file group)") : fmt::format("{}", fmt::join(ids, ", ")));
     }
     appendln(out, "no file was deleted: the cleaner removes the replaced file groups, then the emptied partitions");
+    if (!mdt_updated.empty()) appendln(out, "metadata table: {} updated", fmt::join(mdt_updated, ", "));
   }
   appendln(out, "lock: {}", lock);
   return out;
 }
 
 inline std::string ttl_execution_json(const std::string& table, const hudi::TtlExecution& e, const TtlPlan& plan,
-                                      const std::string& lock) {
+                                      const std::string& lock, const std::vector<std::string>& mdt_updated) {
   json_writer j;
   j.begin_object();
   j.key("table").value(table);
@@ -106,6 +116,7 @@ inline std::string ttl_execution_json(const std::string& table, const hudi::TtlE
   for (const auto& [p, ids] : e.commit.partition_to_replace_file_ids) j.key(p).strings(ids);
   j.end_object();
   j.key("files_written").strings(e.files_written);
+  j.key("metadata_table_partitions_updated").strings(mdt_updated);
   j.key("plan").begin_object();
   write_ttl_fields(j, plan);
   j.end_object();
@@ -143,12 +154,6 @@ inline int run_ttl(std::span<const std::string> args) {
   };
   if (auto why = detail::execute_refusal(**table)) return refuse(*why);
   const hudi::TableProperties& tprops = (*table)->journal->properties();
-  if (!tprops.metadata_partitions.empty()) {
-    return refuse(
-        fmt::format("the table has a metadata table ({}); lakegc does not write the metadata table's DELETE_PARTITION "
-                    "records yet, so nothing was written (run Hudi's TTL: HoodieTTLJob or hoodie.partition.ttl.inline)",
-                    fmt::join(tprops.metadata_partitions, ", ")));
-  }
   std::unique_ptr<detail::LockedTable> locked;
   if (auto stop = detail::lock_table(**table, props, *a, refuse, locked)) return *stop;
   auto& storage = locked->storage;
@@ -186,14 +191,37 @@ inline int run_ttl(std::span<const std::string> args) {
   if (!report.ok()) return detail::input_error(report.status());
   auto schema = hudi::latest_write_schema(storage, tprops, meta.timeline);
   if (!schema.ok()) return detail::input_error(schema.status());
-  auto done = hudi::execute_ttl(storage, tprops, meta, view, report->plan, std::move(*schema), detail::wall_clock_ms);
+  // The metadata table: checked before anything is written, its deltacommit
+  // written before the replacecommit completes
+  // (hudi/metadata_table/delete_partition_update.hpp).
+  std::vector<std::string> mdt_updated;
+  hudi::BeforeReplaceCompletes before_complete;
+  std::optional<hudi::metadata_table::delete_partition_inputs> mdt_inputs;
+  if (!hudi::metadata_table::metadata_partitions_to_update(tprops).empty() && report->plan.noop_reasons.empty() &&
+      !report->plan.expired.empty()) {
+    auto inputs = hudi::metadata_table::check_delete_partition_update(storage, tprops, meta.timeline, (*table)->path,
+                                                                      instant, *schema, props);
+    if (!inputs.ok()) return refuse(fmt::format("{}; nothing was written", message_of(inputs.status())));
+    mdt_inputs = std::move(*inputs);
+    before_complete = [&](const InstantTime& t, const hudi::DeletePartitionCommit& c) -> Status {
+      std::vector<std::string> dropped;
+      for (const auto& [p, ids] : c.partition_to_replace_file_ids) dropped.push_back(p);
+      auto w = hudi::metadata_table::write_delete_partition_deltacommit(storage, tprops, (*table)->path, t, dropped,
+                                                                        *mdt_inputs, detail::wall_clock_ms);
+      if (!w.ok()) return w.status();
+      mdt_updated = w->partitions;
+      return Status();
+    };
+  }
+  auto done = hudi::execute_ttl(storage, tprops, meta, view, report->plan, std::move(*schema), detail::wall_clock_ms,
+                                before_complete);
   if (!done.ok()) return detail::input_error(done.status());
   if (Status st = locked->hold->release(); !st.ok()) return detail::input_error(st);
   const std::string lock_text = detail::lock_text(locked->lock);
   if (a->flag("--json")) {
-    detail::print_out(detail::ttl_execution_json((*table)->path, *done, report->plan, lock_text));
+    detail::print_out(detail::ttl_execution_json((*table)->path, *done, report->plan, lock_text, mdt_updated));
   } else {
-    detail::print_out(ttl_text(*report, "executed") + '\n' + detail::ttl_execution_text(*done, lock_text));
+    detail::print_out(ttl_text(*report, "executed") + '\n' + detail::ttl_execution_text(*done, lock_text, mdt_updated));
   }
   return exit_ok;
 }

@@ -143,13 +143,19 @@ template <Storage S>
   return out;
 }
 
+/// Called after the inflight replacecommit is written and before it
+/// completes, with the instant and the commit: where a table's metadata table
+/// gets its deltacommit for the replacecommit, as Hudi's commit writes it.
+using BeforeReplaceCompletes = std::function<Status(const InstantTime&, const DeletePartitionCommit&)>;
+
 /// Writes the replacecommit for `plan` at `plan.ttl_instant` (which must be
 /// after every instant, or the pending instant resume_instant() returned).
 /// `now_ms`: the wall clock, for the completion time in layout 2.
 template <Storage S>
 [[nodiscard]] StatusOr<TtlExecution> execute_ttl(S& storage, const TableProperties& p, const TableMetadata& md,
                                                  const TableView& view, const TtlPlan& plan, std::string schema,
-                                                 const std::function<std::int64_t()>& now_ms) {
+                                                 const std::function<std::int64_t()>& now_ms,
+                                                 const BeforeReplaceCompletes& before_complete = {}) {
   TtlExecution out;
   out.instant = plan.ttl_instant;
   if (!plan.noop_reasons.empty()) {
@@ -188,6 +194,7 @@ template <Storage S>
   LAKEGC_RETURN_IF_ERROR(write(instant_file(p, t, Action::replacecommit, "requested"), delete_partition_requested()));
   LAKEGC_RETURN_IF_ERROR(
       write(instant_file(p, t, Action::replacecommit, "inflight"), delete_partition_inflight(p.layout)));
+  if (before_complete) LAKEGC_RETURN_IF_ERROR(before_complete(t, out.commit));
   std::string done = instant_file(p, t, Action::replacecommit, "");
   if (p.layout == TimelineLayout::v2) {
     InstantTime c = InstantTime::from_epoch_ms(now_ms(), p.timezone);

@@ -14,6 +14,9 @@
 #include "lakegc/hudi/metadata_codec.hpp"
 #include "lakegc/hudi/metadata_table/files_partition.hpp"
 #include "lakegc/storage/posix_storage.hpp"
+#include "lakegc/hudi/log/delete_block.hpp"
+#include "lakegc/hudi/log/read_blocks.hpp"
+#include "lakegc/hudi/metadata_table/index_keys.hpp"
 #include "tool_corpus.hpp"
 
 namespace lakegc::tests::clean_corpus_test {
@@ -70,14 +73,83 @@ TEST_CASE("lakegc clean --execute refuses, deleting nothing, where it cannot act
   fs::remove(root / ".hoodie" / "lock");
   CHECK(files_under(root) == before);
   // A table whose metadata table has a partition Hudi updates on clean and
-  // lakegc does not (column_stats): refused, naming it.
+  // lakegc does not (an expression index): refused, naming it.
   const fs::path mdt = fresh_copy("quickstart_trips_table/mor/avro/v8_trips_8i3u1d", tmp.path() / "b");
+  const fs::path props = mdt / ".hoodie" / "hoodie.properties";
+  std::string text = slurp(props);
+  const auto at = text.find("hoodie.table.metadata.partitions=");
+  REQUIRE(at != std::string::npos);
+  text.insert(at + std::string("hoodie.table.metadata.partitions=").size(), "expr_index_fare_idx,");
+  fs::remove(props);
+  spit(props, text);
   const auto mdt_before = files_under(mdt);
   r = run_tool(
       {"clean", mdt.string(), "--execute", "--no-concurrent-writers", "--conf", "hoodie.clean.commits.retained=1"});
   CHECK(r.code == 1);
-  CHECK(r.err.find("metadata-table partition 'column_stats'") != std::string::npos);
+  CHECK(r.err.find("metadata-table partition 'expr_index_fare_idx'") != std::string::npos);
   CHECK(files_under(mdt) == mdt_before);
+  // Column statistics whose columns the writer settings given contradict
+  // the table's index definition: refused, naming both lists.
+  const fs::path mdt2 = fresh_copy("quickstart_trips_table/mor/avro/v8_trips_8i3u1d", tmp.path() / "c");
+  const auto mdt2_before = files_under(mdt2);
+  r = run_tool({"clean", mdt2.string(), "--execute", "--no-concurrent-writers", "--conf",
+                "hoodie.clean.commits.retained=1", "--conf", "hoodie.metadata.index.column.stats.column.list=fare"});
+  CHECK(r.code == 1);
+  CHECK(r.err.find("column_stats index definition lists the columns") != std::string::npos);
+  CHECK(files_under(mdt2) == mdt2_before);
+}
+
+TEST_CASE("lakegc clean --execute on Hudi's default metadata table deletes the column statistics of what it deleted") {
+  // The v8 quickstart table (Spark-written): files, column_stats,
+  // partition_stats, record_index and a secondary index in its metadata table.
+  temp_dir tmp;
+  const fs::path root = fresh_copy("quickstart_trips_table/mor/avro/v8_trips_8i3u1d", tmp.path() / "t");
+  const std::vector<std::string> policy = {"--conf", "hoodie.clean.policy=KEEP_LATEST_FILE_VERSIONS", "--conf",
+                                           "hoodie.clean.fileversions.retained=1"};
+  std::vector<std::string> args = {"clean", root.string(), "--json"};
+  args.insert(args.end(), policy.begin(), policy.end());
+  const tool_result dry = run_tool(args);
+  REQUIRE_MESSAGE(dry.code == 0, dry.err);
+  json_doc plan(dry.out);
+  args.insert(args.end(), {"--execute", "--no-concurrent-writers"});
+  const tool_result r = run_tool(args);
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  json_doc doc(r.out);
+  std::vector<std::string> columns;
+  for (auto c : doc.root["column_stats_columns"].get_array()) columns.push_back(str(c));
+  // The columns of the table's own index definition.
+  CHECK(std::set<std::string>(columns.begin(), columns.end()) ==
+        std::set<std::string>{"_hoodie_commit_time", "_hoodie_partition_path", "_hoodie_record_key", "ts", "uuid",
+                              "rider", "driver", "fare", "city"});
+  // Every (planned file, column) key, base files and logs alike.
+  std::set<std::string> want;
+  for (auto p : plan.root["plan"]["filePathsToBeDeletedPerPartition"].get_object()) {
+    for (auto f : p.value.get_array()) {
+      const std::string path = str(f);
+      for (const auto& col : columns) {
+        want.insert(hudi::metadata_table::column_stats_key(std::string(p.key), path.substr(path.rfind('/') + 1), col));
+      }
+    }
+  }
+  REQUIRE_FALSE(want.empty());
+  std::set<std::string> deleted;
+  for (const auto& e : fs::directory_iterator(root / ".hoodie/metadata/column_stats")) {
+    const std::string n = e.path().filename().string();
+    if (!n.starts_with(".col-stats-")) continue;
+    const std::string bytes = slurp(e.path());
+    auto blocks = hudi::log::read_blocks(bytes, n);
+    REQUIRE(blocks.ok());
+    for (const auto& b : *blocks) {
+      if (b.type != hudi::log::block_type::delete_keys) continue;
+      auto d = hudi::log::decode_delete_records(b, n);
+      REQUIRE(d.ok());
+      for (const auto& k : *d) deleted.insert(*k.record_key);
+    }
+  }
+  CHECK(deleted == want);
+  std::vector<std::string> updated;
+  for (auto p : doc.root["metadata_table_partitions_updated"].get_array()) updated.push_back(str(p));
+  CHECK(updated == std::vector<std::string>{"files", "column_stats"});
 }
 
 TEST_CASE("lakegc clean --execute under Hudi's file-system lock deletes exactly the plan and writes the clean") {

@@ -12,6 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "lakegc/hudi/log/delete_block.hpp"
+#include "lakegc/hudi/log/read_blocks.hpp"
+#include "lakegc/hudi/metadata_table/index_keys.hpp"
 #include "tool_corpus.hpp"
 
 namespace lakegc::tests::ttl_execute_corpus_test {
@@ -179,13 +182,14 @@ TEST_CASE("lakegc ttl --execute refuses, changing nothing, where it cannot act a
   CHECK(r.code == 2);
   CHECK(r.err.find("must be after the newest instant") != std::string::npos);
   CHECK(files_under(root) == before);
-  // A table with a metadata table: its DELETE_PARTITION records are not written yet.
+  // A metadata table with a record index: Hudi deletes the dropped rows'
+  // keys there, which needs the data files read.
   const fs::path mdt = fresh_copy("quickstart_trips_table/mor/avro/v8_trips_8i3u1d", tmp.path() / "b");
   const auto mdt_before = files_under(mdt);
   r = run_tool({"ttl", mdt.string(), "--execute", "--no-concurrent-writers", "--now", kNow, "--conf",
                 "hoodie.partition.ttl.strategy.days.retain=1"});
   CHECK(r.code == 1);
-  CHECK(r.err.find("metadata table") != std::string::npos);
+  CHECK(r.err.find("'record_index'") != std::string::npos);
   CHECK(files_under(mdt) == mdt_before);
   // A crashed run's pending replacecommit with a later instant after it: a
   // writer ran since, whose rollback Hudi owns.
@@ -198,6 +202,63 @@ TEST_CASE("lakegc ttl --execute refuses, changing nothing, where it cannot act a
   CHECK(r.code == 1);
   CHECK(r.err.find("rolls it back") != std::string::npos);
   CHECK(files_under(root) == pending);
+}
+
+TEST_CASE("lakegc ttl --execute keeps the metadata table in step: the partition list and partition_stats") {
+  temp_dir tmp;
+  // The v8 quickstart table without its record and secondary indexes (which
+  // TTL refuses): files, column_stats, partition_stats.
+  const fs::path root = fresh_copy("quickstart_trips_table/mor/avro/v8_trips_8i3u1d", tmp.path() / "a");
+  const fs::path props = root / ".hoodie" / "hoodie.properties";
+  std::string text = slurp(props);
+  const auto at = text.find("hoodie.table.metadata.partitions=");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, text.find('\n', at) - at, "hoodie.table.metadata.partitions=column_stats,files,partition_stats");
+  fs::remove(props);
+  spit(props, text);
+  tool_result r = run_tool({"ttl", root.string(), "--execute", "--json", "--no-concurrent-writers", "--now", kNow,
+                            "--conf", "hoodie.partition.ttl.strategy.days.retain=1"});
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  json_doc doc(r.out);
+  std::vector<std::string> updated;
+  for (auto p : doc.root["metadata_table_partitions_updated"].get_array()) updated.push_back(str(p));
+  CHECK(updated == std::vector<std::string>{"files", "partition_stats"});
+  std::vector<std::string> expired;
+  for (auto p : doc.root["partition_to_replace_file_ids"].get_object()) expired.emplace_back(p.key);
+  REQUIRE(!expired.empty());
+  // The metadata deltacommit at the TTL instant, completed.
+  bool completed = false;
+  for (const auto& e : fs::directory_iterator(root / ".hoodie/metadata/.hoodie/timeline")) {
+    const std::string n = e.path().filename().string();
+    completed = completed || (n.starts_with(kNow + "_") && n.ends_with(".deltacommit"));
+  }
+  CHECK(completed);
+  // partition_stats: every (expired partition, indexed column) key deleted,
+  // the columns those of the table's column_stats definition.
+  std::set<std::string> deleted;
+  for (const auto& e : fs::directory_iterator(root / ".hoodie/metadata/partition_stats")) {
+    const std::string n = e.path().filename().string();
+    if (!n.starts_with(".partition-stats-0000-0_" + kNow)) continue;
+    const std::string bytes = slurp(e.path());
+    auto blocks = hudi::log::read_blocks(bytes, n);
+    REQUIRE(blocks.ok());
+    for (const auto& b : *blocks) {
+      auto d = hudi::log::decode_delete_records(b, n);
+      REQUIRE(d.ok());
+      for (const auto& k : *d) deleted.insert(*k.record_key);
+    }
+  }
+  std::set<std::string> want;
+  for (const auto& p : expired) {
+    for (const char* c : {"_hoodie_commit_time", "_hoodie_partition_path", "_hoodie_record_key", "ts", "uuid", "rider",
+                          "driver", "fare", "city"}) {
+      want.insert(hudi::metadata_table::partition_stats_key(p, c));
+    }
+  }
+  CHECK(deleted == want);
+  // The metadata table still reads, and lists the expired partitions until
+  // the cleaner has removed them.
+  CHECK(run_tool({"inspect", root.string()}).code == 0);
 }
 
 TEST_CASE("a crash after any single change of lakegc ttl --execute is finished by the next run") {

@@ -351,7 +351,7 @@ TEST_CASE("column statistics whose columns lakegc cannot tell refuse the clean")
         R"("sourceFields":["_hoodie_commit_time","_hoodie_partition_path","_hoodie_record_key","key"],"version":"V2"}}})");
     const Status st = check_clean_update(s, q, data_timeline(State::inflight), "", kClean).status();
     CHECK(absl::IsFailedPrecondition(st));
-    CHECK(message_of(st).find("index definition lists the columns") != std::string_view::npos);
+    CHECK(message_of(st).find("column_stats index definition lists the columns") != std::string_view::npos);
     // The writer's column list, given as Hudi's writer has it, agrees.
     auto ok = check_clean_update(s, q, data_timeline(State::inflight), "", kClean,
                                  {{"hoodie.metadata.index.column.stats.column.list", "key"}});

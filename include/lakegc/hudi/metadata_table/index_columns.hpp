@@ -29,8 +29,8 @@ namespace lakegc::hudi::metadata_table {
 /// The columns of `partition` (column_stats or partition_stats) that an
 /// action deletes the statistics of on this table, by Hudi's rule
 /// (columns_to_index.hpp), with the table schema `schema` (a clean: the
-/// table's, table_schema(); a commit: its own writer schema); column_stats'
-/// columns are checked against those the table's index definition lists.
+/// table's, table_schema(); a commit: its own writer schema), checked
+/// against the columns the table's column_stats index definition lists.
 /// FailedPrecondition naming the reason when lakegc cannot tell.
 template <Storage S>
 [[nodiscard]] StatusOr<std::vector<std::string>> stats_columns_of(S& storage, const TableProperties& props,
@@ -62,15 +62,16 @@ template <Storage S>
   LAKEGC_ASSIGN_OR_RETURN(column_stats_settings settings, column_stats_settings_of(writer_config));
   auto columns = columns_to_index(table, settings);
   if (!columns.ok()) return refused(fmt::format("{}: {}", partition, message_of(columns.status())));
-  if (auto it = defs.find(column_stats_partition_name);
-      stats && it != defs.end() && !it->second.source_fields.empty()) {
+  // Both indexes take their columns from the same writer settings, which the
+  // column_stats definition records.
+  if (auto it = defs.find(column_stats_partition_name); it != defs.end() && !it->second.source_fields.empty()) {
     const std::set<std::string> defined(it->second.source_fields.begin(), it->second.source_fields.end());
     const std::set<std::string> computed(columns->begin(), columns->end());
     if (defined != computed) {
       return refused(fmt::format(
-          "column_stats: the table's index definition lists the columns [{}], the writer settings lakegc was "
+          "{}: the table's column_stats index definition lists the columns [{}], the writer settings lakegc was "
           "given index [{}]; pass the writer's hoodie.metadata.index.column.stats.* settings with --conf",
-          fmt::join(defined, ", "), fmt::join(computed, ", ")));
+          partition, fmt::join(defined, ", "), fmt::join(computed, ", ")));
     }
   }
   return *columns;

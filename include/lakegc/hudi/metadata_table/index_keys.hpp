@@ -6,8 +6,9 @@
 // org.apache.hudi.common.util.hash.{ColumnIndexID, PartitionIndexID,
 // FileIndexID, HashID}, HoodieTableMetadataUtil.mapRecordKeyToFileGroupIndex):
 //
-//   column_stats   base64(xxh64(column)) + base64(xxh64(partition)) + base64(md5(file name))
-//   bloom_filters  base64(xxh64(partition)) + base64(md5(file name))
+//   column_stats     base64(xxh64(column)) + base64(xxh64(partition)) + base64(md5(file name))
+//   bloom_filters    base64(xxh64(partition)) + base64(md5(file name))
+//   partition_stats  base64(xxh64(column)) + base64(xxh64(partition))
 //
 // xxh64 is XXHash64 with seed -625288518 (as a signed 64-bit value) over the
 // UTF-8 bytes, its value written big-endian (8 bytes); md5 the 16-byte
@@ -82,6 +83,11 @@ inline std::string column_stats_key(std::string_view partition, std::string_view
 /// The bloom_filters key of base file `file_name` of data partition `partition`.
 inline std::string bloom_filter_key(std::string_view partition, std::string_view file_name) {
   return detail::xxh64_id(index_partition_identifier(partition)) + detail::md5_id(file_name);
+}
+
+/// The partition_stats key of `column` in data partition `partition`.
+inline std::string partition_stats_key(std::string_view partition, std::string_view column) {
+  return detail::xxh64_id(column) + detail::xxh64_id(index_partition_identifier(partition));
 }
 
 /// Java's String.hashCode of `s` (UTF-8 here, UTF-16 code units there).

@@ -14,13 +14,17 @@ import org.apache.hudi.avro.model.HoodieCleanPartitionMetadata;
 import org.apache.hudi.avro.model.HoodieMetadataColumnStats;
 import org.apache.hudi.client.SparkRDDWriteClient;
 import org.apache.hudi.common.bloom.BloomFilter;
+import org.apache.hudi.common.data.HoodieListData;
+import org.apache.hudi.common.model.HoodieRecord;
 import org.apache.hudi.common.fs.FSUtils;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.util.Lazy;
 import org.apache.hudi.common.util.Option;
 import org.apache.hudi.common.util.collection.Pair;
 import org.apache.hudi.config.HoodieWriteConfig;
+import org.apache.hudi.metadata.ColumnStatsIndexPrefixRawKey;
 import org.apache.hudi.metadata.HoodieBackedTableMetadata;
+import org.apache.hudi.metadata.HoodieMetadataPayload;
 import org.apache.hudi.metadata.HoodieIndexVersion;
 import org.apache.hudi.metadata.HoodieTableMetadataUtil;
 import org.apache.hudi.storage.StoragePath;
@@ -31,9 +35,10 @@ import org.apache.hudi.storage.StoragePath;
  * compare what Hudi's clean does with what lakegc's does on two copies.
  *
  * `index-state`: what the metadata table's column_stats and bloom_filters
- * partitions hold for a list of data files (read through Hudi's metadata
- * reader, the one its data skipping and bloom index use), and the columns
- * Hudi's clean deletes column stats of (HoodieTableMetadataUtil's own rule).
+ * partitions hold for a list of data files, and partition_stats per
+ * partition (read through Hudi's metadata reader, the one its data skipping,
+ * partition pruning and bloom index use), and the columns Hudi's clean
+ * deletes column stats of (HoodieTableMetadataUtil's own rule).
  */
 final class Indexes {
   private Indexes() {}
@@ -108,6 +113,25 @@ final class Indexes {
             if (!c.isEmpty()) stats.set(k, Json.M.valueToTree(c));
           });
         }
+      }
+      if (parts.contains("partition_stats")) {
+        // Per partition, the columns with live statistics (a prefix lookup
+        // per column, as partition pruning reads them).
+        HoodieIndexVersion v = HoodieTableMetadataUtil.existingIndexVersionOrDefault("partition_stats", mc);
+        List<String> cols = new ArrayList<>(HoodieTableMetadataUtil.getColumnsToIndex(mc.getTableConfig(),
+            cfg.getMetadataConfig(), Lazy.lazily(() -> HoodieTableMetadataUtil.tryResolveSchemaForTable(mc)), false,
+            Option.of(cfg.getRecordMerger().getRecordType()), v).keySet());
+        TreeMap<String, TreeSet<String>> byPartition = new TreeMap<>();
+        for (String col : cols) {
+          for (HoodieRecord<HoodieMetadataPayload> r : mdt.getRecordsByKeyPrefixes(
+              HoodieListData.eager(List.of(new ColumnStatsIndexPrefixRawKey(col))), "partition_stats", true).collectAsList()) {
+            HoodieMetadataColumnStats st = r.getData().getColumnStatMetadata().orElse(null);
+            if (st != null && !st.getIsDeleted()) {
+              byPartition.computeIfAbsent(st.getFileName(), k -> new TreeSet<>()).add(st.getColumnName());
+            }
+          }
+        }
+        out.set("partition_stats", Json.M.valueToTree(byPartition));
       }
       if (parts.contains("bloom_filters")) {
         TreeSet<String> have = new TreeSet<>();
