@@ -988,23 +988,38 @@ class Suite:
         if tb["mdt"] == "on" and not getattr(self, "ttl_refused", False):
             self.ttl_refused = True
             self.check_ttl_refused(tb, last)
-        if tb["mdt"] == "off" and not getattr(self, "ttl_executed", False) and tb.get("ttl_expiring"):
-            self.ttl_executed = True
+        # Executed once on a table without a metadata table and once on one
+        # whose metadata table has partition_stats (the first of each with an
+        # expiring setting).
+        done = "ttl_executed_mdt" if tb["mdt"] == "on" else "ttl_executed"
+        eligible = tb["mdt"] == "off" or "partition_stats" in self.mdt_partitions(self.ldir(tb))
+        if eligible and not getattr(self, done, False) and tb.get("ttl_expiring"):
+            setattr(self, done, True)
             self.check_ttl_execute(hudi, tb)
 
     def check_ttl_refused(self, tb, last):
+        """lakegc ttl --execute refuses a table whose metadata table has a
+        record index (Hudi deletes the dropped rows' keys there, which needs
+        the data files read): a copy with record_index added to its
+        hoodie.properties must be refused, its timeline unchanged."""
         copy = tb["dir"] + ".ttl-refused"
         shutil.rmtree(copy, ignore_errors=True)
         shutil.copytree(self.ldir(tb), copy, symlinks=True)
+        props = os.path.join(copy, ".hoodie", "hoodie.properties")
+        with open(props) as f:
+            lines = [l.replace("hoodie.table.metadata.partitions=", "hoodie.table.metadata.partitions=record_index,")
+                     if l.startswith("hoodie.table.metadata.partitions=") else l for l in f]
+        with open(props, "w") as f:
+            f.writelines(lines)
         before = sorted(os.listdir(os.path.join(copy, ".hoodie", "timeline" if tb["version"] >= 8 else "")))
         args = ["ttl", copy, "--execute", "--no-concurrent-writers", "--now", self.shift_instant(last, 30 * 3600),
                 "--conf", "hoodie.partition.ttl.strategy.days.retain=1"]
         rc, _, err = run_lakegc(self.o.lakegc, args, self.env)
         after = sorted(os.listdir(os.path.join(copy, ".hoodie", "timeline" if tb["version"] >= 8 else "")))
         texts = []
-        if rc != 1 or "metadata table" not in err:
-            texts.append("lakegc ttl --execute on a table with a metadata table: exit %d, expected a refusal (1): %s"
-                         % (rc, err.strip()[:300]))
+        if rc != 1 or "'record_index'" not in err:
+            texts.append("lakegc ttl --execute on a table with a record index: exit %d, expected a refusal (1) naming "
+                         "it: %s" % (rc, err.strip()[:300]))
         if before != after:
             texts.append("a refused lakegc ttl --execute changed the timeline: %s" % sorted(set(after) - set(before)))
         self.diff("ttl", tb, texts, self.repro(tb, [self.o.lakegc] + args))
@@ -1019,7 +1034,14 @@ class Suite:
         shutil.rmtree(copy, ignore_errors=True)
         shutil.copytree(self.ldir(tb), copy, symlinks=True)
         largs = ["ttl", copy, "--execute", "--json", "--no-concurrent-writers", "--now", now] + cargs
-        hrun = ["ttl-run", tb["dir"], "--now", now] + cargs
+        mdt = tb["mdt"] == "on"
+        # With a metadata table Hudi's run goes to a copy of its own, kept to
+        # compare the metadata tables.
+        hcopy = tb["dir"] + ".ttl-hudi"
+        if mdt:
+            shutil.rmtree(hcopy, ignore_errors=True)
+            shutil.copytree(self.ldir(tb), hcopy, symlinks=True)
+        hrun = (["ttl-run", hcopy, "--in-place"] if mdt else ["ttl-run", tb["dir"]]) + ["--now", now] + cargs
         repro = self.repro(tb, ["cp", "-r", tb["dir"], copy], [self.o.lakegc] + largs, ["tests/interop/hudi"] + hrun)
         label = " [%s; now %s]" % (" ".join(conf), now)
         rc, lake, err = run_lakegc(self.o.lakegc, largs, self.env)
@@ -1043,6 +1065,8 @@ class Suite:
                 if mine["result"].get(k) != h["result"].get(k):
                     texts.append("replacecommit %s as Hudi reads it: lakegc's %s, Hudi's %s"
                                  % (k, mine["result"].get(k), h["result"].get(k)))
+        if mdt and h["exit"] == 0:
+            texts += self.ttl_metadata_texts(hudi, tb, copy, hcopy, lake)
         # The snapshot: no row of an expired partition (Hudi's file-system
         # view skips the replaced groups); after the clean below, the same.
         s1 = hudi("snapshot-partitions", copy)
@@ -1086,10 +1110,49 @@ class Suite:
             if s2["exit"] != 0 or s1["exit"] != 0 or s2["result"] != s1["result"]:
                 texts.append("Hudi's snapshot after lakegc clean --execute: %s, before the clean %s"
                              % (s2.get("result") or s2.get("error"), s1.get("result") or s1.get("error")))
+            if mdt:
+                _, v, _ = latest_snapshot_baseline(hudi, copy, copy + ".verify.json")
+                v -= tb.get("ttl_untouched_diffs", set())
+                if v:
+                    texts.append("hudi verify (the metadata table against storage) after lakegc's TTL and clean: %s"
+                                 % sorted(v)[:4])
         self.diff("ttl", tb, [t + label for t in texts], crepro + [shell_join([self.o.lakegc] + ce)])
-        log("  %s: lakegc ttl --execute replaced %s; Hudi's TTL run, snapshots and cleaners compared in %.1fs"
-            % (tb["name"], expired, time.time() - t0))
-        shutil.rmtree(copy, ignore_errors=True)
+        log("  %s: lakegc ttl --execute replaced %s%s; Hudi's TTL run, snapshots and cleaners compared in %.1fs"
+            % (tb["name"], expired, "; metadata table %s" % lake.get("metadata_table_partitions_updated") if mdt else "",
+               time.time() - t0))
+        if not self.o.keep:
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.rmtree(hcopy, ignore_errors=True)
+
+    def ttl_metadata_texts(self, hudi, tb, copy, hcopy, lake):
+        """With a metadata table: after lakegc's TTL the partition_stats Hudi
+        reads equal those after Hudi's own TTL run (the expired partitions'
+        gone, the rest kept), the partitions lakegc reports updated are those
+        that got records, and Hudi validates the metadata table against
+        storage (differences the untouched table had too left out)."""
+        texts = []
+        parts = self.mdt_partitions(copy)
+        want = ["files"] + (["partition_stats"] if "partition_stats" in parts else [])
+        if lake.get("metadata_table_partitions_updated") != want:
+            texts.append("metadata_table_partitions_updated: %s, expected %s"
+                         % (lake.get("metadata_table_partitions_updated"), want))
+        if "partition_stats" in parts:
+            empty = copy + ".no-files.json"
+            with open(empty, "w") as f:
+                json.dump([], f)
+            a, b = hudi("index-state", copy, "--files", empty), hudi("index-state", hcopy, "--files", empty)
+            if a["exit"] != 0 or b["exit"] != 0:
+                texts.append("hudi index-state after TTL: lakegc's copy %s, Hudi's %s" % (a.get("error"), b.get("error")))
+            elif a["result"].get("partition_stats") != b["result"].get("partition_stats"):
+                texts.append("partition_stats after TTL: lakegc's %s, Hudi's %s"
+                             % (a["result"].get("partition_stats"), b["result"].get("partition_stats")))
+        if "ttl_untouched_diffs" not in tb:
+            _, tb["ttl_untouched_diffs"], _ = latest_snapshot_baseline(hudi, self.ldir(tb), copy + ".untouched.json")
+        _, v, _ = latest_snapshot_baseline(hudi, copy, copy + ".verify.json")
+        v -= tb["ttl_untouched_diffs"]
+        if v:
+            texts.append("hudi verify (the metadata table against storage) after lakegc's TTL: %s" % sorted(v)[:4])
+        return texts
 
     def check_orphans(self, hudi, tb):
         shown = set()
@@ -1659,7 +1722,35 @@ class Suite:
             texts.append("hudi continue after lakegc's rollback failed: %s" % c.get("error"))
         elif c["result"].get("rolled_back_failed_writes"):
             texts.append("hudi found failed writes to roll back after lakegc's rollback")
+        # A rollback crashed after two changes (the plan requested and the
+        # first delete or block) and resumed: the same files as the run
+        # without the crash, and Hudi reads it.
+        ccopy = tb["dir"] + ".rollback-crash"
+        shutil.rmtree(ccopy, ignore_errors=True)
+        shutil.copytree(self.ldir(tb), ccopy, symlinks=True)
+        cl = largs_of(ccopy)
+        p = subprocess.run([self.o.lakegc] + [str(a) for a in cl], capture_output=True, text=True,
+                           env=dict(self.env, LAKEGC_CRASH_AFTER_MUTATIONS="2"))
+        rc2, _, err2 = run_lakegc(self.o.lakegc, cl, self.env)
+        crash_note = "crash after 2 changes then resumed: "
+        if p.returncode not in (0, 86) or rc2 != 0:
+            texts.append("lakegc rollback --execute crashed after 2 changes (exit %d), then resumed (exit %d): %s"
+                         % (p.returncode, rc2, (p.stderr + err2).strip()[:300]))
+            crash_note += "FAILED"
+        else:
+            if self.data_files(ccopy) != self.data_files(copy):
+                texts.append("after a crash and a resumed rollback the data files differ from the run without: "
+                             "only crashed %s, only uninterrupted %s"
+                             % (sorted(self.data_files(ccopy) - self.data_files(copy))[:6],
+                                sorted(self.data_files(copy) - self.data_files(ccopy))[:6]))
+            v2 = hudi("verify", ccopy, "--baseline", base)
+            if self.verify_failed(v2, tb):
+                texts.append("hudi verify after a crashed and resumed rollback failed: %s" % self.verify_failed(v2, tb))
+            crash_note += "verify %s" % ("FAILED" if self.verify_failed(v2, tb) else "ok")
+        if not self.o.keep:
+            shutil.rmtree(ccopy, ignore_errors=True)
         self.diff("rollback", tb, texts, repro)
+        log("  %s: %s" % (tb["name"], crash_note))
         log("  %s: lakegc rolled back %d write(s), deleted %d file(s), wrote %d rollback block(s) (Hudi's rollback: %s); verify %s, continue %s"
             % (tb["name"], len(out.get("done", [])), len(deleted), len(created),
                len(of_failed(before - self.data_files(hcopy))) if h["exit"] == 0 else "FAILED",

@@ -1,8 +1,8 @@
 // The metadata table's index keys and columns (metadata_table/index_keys.hpp,
 // columns_to_index.hpp, index_definitions.hpp): keys against the keys Hudi
-// 1.2.0 itself wrote for a clean (the delete blocks of a table the interop
-// harness generated: `generate --seed 4 --table-version 9 --type COW --mdt on
-// --mdt-indexes bloom`, then `clean-run`), Java's String.hashCode and the
+// 1.2.0 itself wrote for a clean and a TTL run (the delete blocks of a table
+// the interop harness generated: `generate --seed 4 --table-version 9 --type
+// COW --mdt on --mdt-indexes bloom`, then `clean-run` / `ttl-run`), Java's String.hashCode and the
 // file-group choice, and Hudi's rule for the columns column_stats indexes.
 #include "lakegc/hudi/metadata_table/columns_to_index.hpp"
 
@@ -65,6 +65,9 @@ TEST_CASE("column_stats and bloom_filters keys are the ones Hudi 1.2.0 wrote") {
     CHECK(key == id + "FeZ7A40W2RY=3DSpNRsxxawPo7NhjwMgVQ==");
     CHECK(file_group_index_of(key, 2) == group);
   }
+  // partition_stats (the delete block of Hudi's TTL run on the same table,
+  // `ttl-run`): column id then partition id.
+  CHECK(partition_stats_key("part=p0", "key") == "RB8fsUxq8FE=FeZ7A40W2RY=");
   // The root partition is ".", as for the files partition's keys.
   CHECK(bloom_filter_key("", kFile) == bloom_filter_key(".", kFile));
   CHECK(bloom_filter_key("", kFile) != bloom_filter_key("part=p0", kFile));

@@ -28,7 +28,7 @@ import org.apache.spark.sql.Row;
 /**
  * Partition TTL executed by Hudi, and lakegc's executed TTL read by Hudi:
  *
- *   ttl-run DIR --now T [--conf K=V ...]   on a copy: Hudi's TTL service at instant T
+ *   ttl-run DIR --now T [--conf K=V ...] [--in-place]   on a copy (or on DIR itself): Hudi's TTL service at instant T
  *       (the requested replacecommit as BaseHoodieTableServiceClient.startDeletePartitionCommit
  *       writes it, then SparkRDDWriteClient.managePartitionTTL(T)), and the replacecommit it left;
  *   replace-metadata DIR --instant T       the replacecommit T as Hudi's timeline reads it
@@ -43,7 +43,7 @@ final class Ttl {
 
   static ObjectNode dispatch(String cmd, List<String> rest) throws Exception {
     switch (cmd) {
-      case "ttl-run": return run(new Args(cmd, rest, Set.of("--conf", "--now"), Set.of()));
+      case "ttl-run": return run(new Args(cmd, rest, Set.of("--conf", "--now"), Set.of("--in-place")));
       case "replace-metadata": return metadata(new Args(cmd, rest, Set.of("--instant"), Set.of()));
       case "ttl-plans": return plans(new Args(cmd, rest, Set.of("--setting"), Set.of()));
       default: return snapshotPartitions(new Args(cmd, rest, Set.of(), Set.of()));
@@ -54,7 +54,8 @@ final class Ttl {
     String dir = Tables.check(a.table());
     String instant = a.last("--now");
     if (instant == null) throw new BadInput("ttl-run: --now T is required (the TTL replacecommit's instant)");
-    Path copy = Tables.copy(dir);
+    boolean inPlace = a.flag("--in-place");
+    Path copy = inPlace ? Path.of(dir) : Tables.copy(dir);
     String base = copy.toString();
     try {
       HoodieTableMetaClient mc = Env.metaClient(base);
@@ -65,6 +66,12 @@ final class Ttl {
       // TTL replacecommit; they only cost time here.
       confs.putIfAbsent("hoodie.clean.automatic", "false");
       confs.putIfAbsent("hoodie.archive.automatic", "false");
+      // As an inline TTL runs it, inside a writer whose config has the
+      // table's schema: the replacecommit records it (a run without one
+      // writes "schema": "", and Hudi's metadata writer then derives no
+      // partition statistics to delete).
+      confs.putIfAbsent("hoodie.avro.schema",
+          new org.apache.hudi.common.table.TableSchemaResolver(mc).getTableSchema(false).toString());
       HoodieWriteConfig cfg = Plans.config(base, mc, confs);
       HoodieInstant requested = mc.getInstantGenerator().createNewInstant(HoodieInstant.State.REQUESTED,
           HoodieTimeline.REPLACE_COMMIT_ACTION, instant);
@@ -75,7 +82,7 @@ final class Ttl {
       }
       return describe(Env.metaClient(base), instant);
     } finally {
-      Tables.delete(copy);
+      if (!inPlace) Tables.delete(copy);
     }
   }
 
