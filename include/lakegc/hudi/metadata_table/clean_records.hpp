@@ -19,32 +19,24 @@
 // every base file of deletePathPatterns (index_keys.hpp); both are payloads
 // whose isDeleted flag makes HoodieMetadataPayload.getInsertValue empty, so
 // HoodieAppendHandle writes them as DELETE_BLOCK entries, not records.
-// Expression indexes get records too (clean_support below: lakegc refuses
-// those tables); record_index, secondary indexes and partition_stats get
-// none.
-//
+// Expression indexes get records too (clean_support_of below: lakegc
+// refuses those tables); record_index, secondary indexes and partition_stats
+// get none.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
-#include <span>
-#include <utility>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
-#include "lakegc/core/status.hpp"
+#include "lakegc/core/file_name.hpp"
+#include "lakegc/exec/completed_clean.hpp"
 #include "lakegc/hudi/avro/datum.hpp"
-#include "lakegc/hudi/log/delete_block.hpp"
-#include "lakegc/hudi/log/hfile_data_block.hpp"
-#include "lakegc/hudi/log/write_block.hpp"
 #include "lakegc/hudi/metadata_table/files_record.hpp"
 #include "lakegc/hudi/metadata_table/index_keys.hpp"
 #include "lakegc/hudi/metadata_table/log_records.hpp"
-#include "lakegc/hudi/metadata_table/schemas.hpp"
-#include "lakegc/core/file_name.hpp"
-#include "lakegc/exec/completed_clean.hpp"
-#include "lakegc/plan/clean_plan.hpp"
 
 namespace lakegc::hudi::metadata_table {
 
@@ -52,10 +44,12 @@ namespace lakegc::hudi::metadata_table {
 /// HoodieTableMetadataUtil.convertMetadataToRecords treats it (Hudi 1.2.0).
 /// A partition lakegc does not know is refused.
 inline update_support clean_support_of(std::string_view partition) {
-  if (partition == "files" || partition == column_stats_partition_name || partition == bloom_filters_partition_name) {
+  if (partition == files_partition_name || partition == column_stats_partition_name ||
+      partition == bloom_filters_partition_name) {
     return update_support::records_written;
   }
-  if (partition == "record_index" || partition == "partition_stats" || partition.starts_with("secondary_index_")) {
+  if (partition == "record_index" || partition == partition_stats_partition_name ||
+      partition.starts_with("secondary_index_")) {
     return update_support::no_records;
   }
   // expr_index_*: records of deleted files per the index definition.
@@ -66,13 +60,6 @@ inline update_support clean_support_of(std::string_view partition) {
 struct clean_records {
   std::vector<partition_records> partitions;
   std::size_t files_deleted = 0;
-
-  const partition_records* find(std::string_view partition) const {
-    for (const auto& p : partitions) {
-      if (p.partition == partition) return &p;
-    }
-    return nullptr;
-  }
 };
 
 /// The metadata-table partitions a clean writes to and what their records
