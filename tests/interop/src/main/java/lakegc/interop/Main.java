@@ -27,11 +27,11 @@ public final class Main {
       "  plan-clean DIR [--conf K=V ...] [--now T]",
       "  plan-ttl DIR [--conf K=V ...] [--now T]",
       "  plan-archive DIR [--conf K=V ...]",
-      "  archived-timeline DIR   a layout-1 table's active and archived instants as Hudi loads them",
+      "  archived-timeline DIR   a table's active and archived instants as Hudi loads them (layout 2: the LSM history record by record)",
       "  bench-clean DIR [--conf K=V ...] [--now T] [--repeat N]   plan-clean in place, timed (benchmark)",
       "  baseline DIR",
       "  verify DIR --baseline FILE [--promised T1,T2,...]",
-      "  continue DIR --commits N [--occ]",
+      "  continue DIR --commits N [--occ] [--conf K=V ...]",
       "  batch FILE|-      one command per line (a JSON array of arguments, or words);",
       "                    prints one JSON object per line: {\"args\", \"exit\", \"result\"|\"error\", \"ms\"}",
       "");
@@ -122,7 +122,7 @@ public final class Main {
       case "verify":
         return Baseline.verify(new Args(cmd, rest, Set.of("--baseline", "--promised"), Set.of()));
       case "continue":
-        return Continue.run(new Args(cmd, rest, Set.of("--commits"), Set.of("--occ")));
+        return Continue.run(new Args(cmd, rest, Set.of("--commits", "--conf"), Set.of("--occ")));
       case "clock":  // diagnostics: is the clock agent installed?
         ObjectNode o = Json.obj();
         o.put("agent", Clock.patched());

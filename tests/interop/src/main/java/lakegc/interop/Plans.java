@@ -184,6 +184,14 @@ final class Plans {
         n.put("state", i.getState().name().toLowerCase());
       }
       out.put("active_kept", kept);
+      // Layout 2: the LSM history Hudi's archiver left, record by record
+      // (archived-timeline's "lsm"), to compare with what lakegc writes.
+      HoodieTableMetaClient after2 = Env.metaClient(base);
+      if (after2.getTimelineLayoutVersion().getVersion() >= 2) {
+        ObjectNode lsm = Json.obj();
+        Archived.lsm(after2, lsm);
+        out.set("lsm", lsm.get("lsm"));
+      }
       return out;
     } finally {
       Tables.delete(copy);
