@@ -17,11 +17,17 @@ namespace lakegc::hudi::testing {
 
 inline std::string to_string(const absl::Status& s) { return std::string(lakegc::message_of(s)); }
 
-/// REQUIRE that a StatusOr is OK, printing the status when it is not.
-#define HUDI_REQUIRE_OK(expr)                                                            \
-  do {                                                                                   \
-    const auto& hudi_r_ = (expr);                                                        \
-    REQUIRE_MESSAGE(hudi_r_.ok(), ::lakegc::hudi::testing::to_string(hudi_r_.status())); \
+inline const absl::Status& status_of(const absl::Status& s) { return s; }
+template <class T>
+const absl::Status& status_of(const absl::StatusOr<T>& s) {
+  return s.status();
+}
+
+/// REQUIRE that a Status or StatusOr is OK, printing the status when it is not.
+#define HUDI_REQUIRE_OK(expr)                                                                                       \
+  do {                                                                                                              \
+    const auto& hudi_r_ = (expr);                                                                                   \
+    REQUIRE_MESSAGE(hudi_r_.ok(), ::lakegc::hudi::testing::to_string(::lakegc::hudi::testing::status_of(hudi_r_))); \
   } while (false)
 
 /// An Avro long, zig-zag varint encoded.
