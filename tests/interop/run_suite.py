@@ -1472,6 +1472,57 @@ class Suite:
             if not self.o.keep:
                 shutil.rmtree(copy, ignore_errors=True)
 
+    def active_after_archival(self, copy, hres, gone):
+        """Hudi's active timeline after lakegc's archival (`hres`, from
+        `hudi archived-timeline`): none of the instants archived (`gone`,
+        "<t>.<action>.COMPLETED") still on it, and the timeline `lakegc
+        inspect` shows. Returns (differences, lakegc's inspect JSON)."""
+        texts = []
+        still = [i for i in hres["active"] if i in gone]
+        if still:
+            texts.append("instants both archived and on Hudi's active timeline: %s" % still[:6])
+        rc, lin, err = run_lakegc(self.o.lakegc, ["inspect", copy, "--json"], self.env)
+        lake_active = sorted("%s.%s.%s" % (i["requested"], i["action"], i["state"].upper())
+                             for i in (lin or {}).get("timeline", []))
+        if rc != 0 or lake_active != sorted(hres["active"]):
+            texts.append("active timeline after archival: lakegc %s, Hudi %s (%s)" % (lake_active[:8], hres["active"][:8], err))
+        return texts, lin or {}
+
+    def archive_on_copy(self, hudi, tb, cargs, crash, lab, repro_of, baseline=None):
+        """A copy of table tb, its latest snapshot as the baseline (archival
+        changes no data file) unless `baseline` gives one (file, the verify
+        differences of the table it was taken on), then `lakegc archive
+        --execute` on it, first crashed after `crash` changes when given.
+        Returns (copy, baseline file, those verify differences, lakegc's
+        JSON, repro), or None after reporting what failed.
+        `repro_of(copy, largs)` gives the commands that reproduce it."""
+        copy = tb["dir"] + ".archive"
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(self.ldir(tb), copy, symlinks=True)
+        largs = ["archive", copy, "--execute", "--json", "--no-concurrent-writers"] + cargs
+        repro = repro_of(copy, (["LAKEGC_CRASH_AFTER_MUTATIONS=%d" % crash] if crash else []) + [self.o.lakegc] + largs)
+        if baseline:
+            base, untouched = baseline
+        else:
+            base = copy + ".baseline.json"
+            latest, untouched, b = latest_snapshot_baseline(hudi, copy, base)
+            if latest is None:
+                self.diff("archive-execute", tb, ["no latest snapshot from hudi verify%s: %s" % (lab, b)], repro)
+                return None
+        if crash:
+            env = dict(self.env, LAKEGC_CRASH_AFTER_MUTATIONS=str(crash))
+            p = subprocess.run([self.o.lakegc] + [str(a) for a in largs], capture_output=True, text=True, env=env)
+            if p.returncode not in (0, 86):
+                self.diff("archive-execute", tb, ["lakegc archive --execute (crashing) failed%s: exit %d: %s"
+                                                  % (lab, p.returncode, p.stderr.strip()[:300])], repro)
+                return None
+        rc, out, err = run_lakegc(self.o.lakegc, largs, self.env)
+        if rc != 0 or out is None:
+            self.diff("archive-execute", tb, ["lakegc archive --execute failed%s (exit %d): %s"
+                                              % (lab, rc, err.strip()[:300])], repro)
+            return None
+        return copy, base, untouched, out, repro
+
     def check_archive_execute(self, hudi, tb):
         """`lakegc archive --execute` on a copy of a layout-1 table (table
         version 6), under the first setting of ARCHIVE_GRID under which lakegc's
@@ -1500,33 +1551,15 @@ class Suite:
         self.archive_executed = True
         label = " [%s]" % " ".join(conf)
         for crash in ([None, 2] if self.o.seeds else [None]):
-            copy = tb["dir"] + ".archive"
-            shutil.rmtree(copy, ignore_errors=True)
-            shutil.copytree(self.ldir(tb), copy, symlinks=True)
-            largs = ["archive", copy, "--execute", "--json", "--no-concurrent-writers"] + cargs
             lab = label + (", crashed after %d changes then resumed" % crash if crash else "")
-            repro = self.repro(tb, ["cp", "-r", tb["dir"], copy], ["tests/interop/hudi", "verify", copy, "--baseline", "EMPTY.json  # {}: prints the latest snapshot"],
-                               (["LAKEGC_CRASH_AFTER_MUTATIONS=%d" % crash] if crash else []) + [self.o.lakegc] + largs,
-                               ["tests/interop/hudi", "archived-timeline", copy],
-                               ["tests/interop/hudi", "verify", copy, "--baseline", copy + ".baseline.json"])
-            # Archival changes no data file: the latest snapshot is baseline enough.
-            base = copy + ".baseline.json"
-            latest, untouched, b = latest_snapshot_baseline(hudi, copy, base)
-            if latest is None:
-                self.diff("archive-execute", tb, ["no latest snapshot from hudi verify%s: %s" % (lab, b)], repro)
-                return
-            if crash:
-                env = dict(self.env, LAKEGC_CRASH_AFTER_MUTATIONS=str(crash))
-                p = subprocess.run([self.o.lakegc] + [str(a) for a in largs], capture_output=True, text=True, env=env)
-                if p.returncode not in (0, 86):
-                    self.diff("archive-execute", tb, ["lakegc archive --execute (crashing) failed%s: exit %d: %s"
-                                                      % (lab, p.returncode, p.stderr.strip()[:300])], repro)
-                    continue
-            rc, out, err = run_lakegc(self.o.lakegc, largs, self.env)
-            if rc != 0 or out is None:
-                self.diff("archive-execute", tb, ["lakegc archive --execute failed%s (exit %d): %s"
-                                                  % (lab, rc, err.strip()[:300])], repro)
+            done = self.archive_on_copy(hudi, tb, cargs, crash, lab, lambda copy, run: self.repro(
+                tb, ["cp", "-r", tb["dir"], copy],
+                ["tests/interop/hudi", "verify", copy, "--baseline", "EMPTY.json  # {}: prints the latest snapshot"], run,
+                ["tests/interop/hudi", "archived-timeline", copy],
+                ["tests/interop/hudi", "verify", copy, "--baseline", copy + ".baseline.json"]))
+            if done is None:
                 continue
+            copy, base, untouched, out, repro = done
             texts = []
             planned = [(i["requested"], i["action"]) for i in plan["archived"]]
             if [(i["requested"], i["action"]) for i in out["archived"]] != planned and not crash:
@@ -1547,14 +1580,7 @@ class Suite:
                 if missing:
                     texts.append("archived instants Hudi reads without details: %s" % missing[:4])
                 gone = set("%s.%s.%s" % (r, a, s.upper()) for r, a, s in hudi_entries if s == "completed")
-                still = [i for i in hres["active"] if i in gone]
-                if still:
-                    texts.append("instants both archived and on Hudi's active timeline: %s" % still[:6])
-                rc2, lin, err2 = run_lakegc(self.o.lakegc, ["inspect", copy, "--json"], self.env)
-                lake_active = sorted("%s.%s.%s" % (i["requested"], i["action"], i["state"].upper())
-                                     for i in (lin or {}).get("timeline", []))
-                if rc2 != 0 or lake_active != sorted(hres["active"]):
-                    texts.append("active timeline after archival: lakegc %s, Hudi %s" % (lake_active[:8], hres["active"][:8]))
+                texts += self.active_after_archival(copy, hres, gone)[0]
             v = hudi("verify", copy, "--baseline", base)
             failed = self.verify_failed(v, tb)
             if isinstance(failed, list):
@@ -1594,7 +1620,10 @@ class Suite:
         files in the manifest and the same snapshot version; every record
         converts with Hudi's MetadataConversionUtils; the active timeline is
         the one lakegc shows; `hudi verify` loads both timelines and reads
-        the latest snapshot as before; Hudi writes on (`continue`) with its
+        the latest snapshot as Hudi reads its own archived copy (archival
+        moves the timeline's start past files of writes that left no
+        instant, which then read as committed: Hudi's semantics, planted by
+        generate's strays); Hudi writes on (`continue`) with its
         own archival, which compacts the history lakegc wrote, and still
         reads every record. Default run: the first such table; --seeds:
         every one, plus a run crashed after its second change and resumed."""
@@ -1620,41 +1649,34 @@ class Suite:
         conf = agreed[0] + ["hoodie.timeline.compaction.batch.size=2"]
         cargs = list(itertools.chain(*[["--conf", c] for c in conf]))
         label = " [%s]" % " ".join(conf)
-        own = timed("plan-archive", "plan-archive", tb["dir"], *cargs)
+        # Hudi's own archival on a copy it keeps: its LSM history, and the
+        # latest snapshot as Hudi reads the table after it (the baseline:
+        # archival moves the timeline's start past files of writes that left
+        # no instant, which then read as committed, after Hudi's archival too).
+        hudi_copy = tb["dir"] + ".hudi-archive"
+        own = timed("plan-archive", "plan-archive", tb["dir"], "--keep-copy", hudi_copy, *cargs)
+        own_repro = self.repro(tb, ["tests/interop/hudi", "plan-archive", tb["dir"], "--keep-copy", hudi_copy] + cargs)
         if own["exit"] != 0 or not (own.get("result") or {}).get("lsm"):
-            self.diff("archive-execute", tb, ["hudi plan-archive failed%s: %s" % (label, own.get("error"))],
-                      self.repro(tb, ["tests/interop/hudi", "plan-archive", tb["dir"]] + cargs))
+            self.diff("archive-execute", tb, ["hudi plan-archive failed%s: %s" % (label, own.get("error"))], own_repro)
+            return
+        base = hudi_copy + ".baseline.json"
+        latest, untouched, b = latest_snapshot_baseline(lambda *a: timed("baseline", *a), hudi_copy, base)
+        if latest is None:
+            self.diff("archive-execute", tb, ["no latest snapshot from hudi verify after Hudi's archival%s: %s"
+                                              % (label, b)], own_repro)
             return
         for crash in ([None, 2] if self.o.seeds else [None]):
-            copy = tb["dir"] + ".archive"
-            shutil.rmtree(copy, ignore_errors=True)
-            shutil.copytree(self.ldir(tb), copy, symlinks=True)
-            largs = ["archive", copy, "--execute", "--json", "--no-concurrent-writers"] + cargs
             lab = label + (", crashed after %d changes then resumed" % crash if crash else "")
-            cont = self.continue_args(tb, copy, 2, self.LSM_CONTINUE_CONF)
-            repro = self.repro(tb, ["cp", "-r", tb["dir"], copy],
-                               (["LAKEGC_CRASH_AFTER_MUTATIONS=%d" % crash] if crash else []) + [self.o.lakegc] + largs,
-                               ["tests/interop/hudi", "archived-timeline", copy],
-                               ["tests/interop/hudi", "plan-archive", tb["dir"]] + cargs,
-                               ["tests/interop/hudi", "verify", copy, "--baseline", copy + ".baseline.json"],
-                               ["tests/interop/hudi"] + cont)
-            base = copy + ".baseline.json"
-            latest, untouched, b = latest_snapshot_baseline(lambda *a: timed("baseline", *a), copy, base)
-            if latest is None:
-                self.diff("archive-execute", tb, ["no latest snapshot from hudi verify%s: %s" % (lab, b)], repro)
-                return
-            if crash:
-                env = dict(self.env, LAKEGC_CRASH_AFTER_MUTATIONS=str(crash))
-                p = subprocess.run([self.o.lakegc] + [str(a) for a in largs], capture_output=True, text=True, env=env)
-                if p.returncode not in (0, 86):
-                    self.diff("archive-execute", tb, ["lakegc archive --execute (crashing) failed%s: exit %d: %s"
-                                                      % (lab, p.returncode, p.stderr.strip()[:300])], repro)
-                    continue
-            rc, out, err = run_lakegc(self.o.lakegc, largs, self.env)
-            if rc != 0 or out is None:
-                self.diff("archive-execute", tb, ["lakegc archive --execute failed%s (exit %d): %s"
-                                                  % (lab, rc, err.strip()[:300])], repro)
+            cont = self.continue_args(tb, tb["dir"] + ".archive", 2, self.LSM_CONTINUE_CONF)
+            done = self.archive_on_copy(hudi, tb, cargs, crash, lab, lambda copy, run: self.repro(
+                tb, ["cp", "-r", tb["dir"], copy], run, ["tests/interop/hudi", "archived-timeline", copy],
+                ["tests/interop/hudi", "plan-archive", tb["dir"], "--keep-copy", hudi_copy] + cargs,
+                ["tests/interop/hudi", "verify", hudi_copy, "--baseline", "EMPTY.json  # {}: prints the latest snapshot"],
+                ["tests/interop/hudi", "verify", copy, "--baseline", base],
+                ["tests/interop/hudi"] + cont), baseline=(base, untouched))
+            if done is None:
                 continue
+            copy, base, untouched, out, repro = done
             texts = []
             h = timed("archived-timeline", "archived-timeline", copy)
             if h["exit"] != 0:
@@ -1663,15 +1685,9 @@ class Suite:
                 hres = h["result"]
                 texts += diff_lsm_written(hres.get("lsm") or {}, own["result"]["lsm"])
                 gone = set("%s.%s.COMPLETED" % (i["requested"], i["action"]) for i in hres.get("archived", []))
-                still = [i for i in hres["active"] if i in gone]
-                if still:
-                    texts.append("instants both archived and on Hudi's active timeline: %s" % still[:6])
-                rc2, lin, err2 = run_lakegc(self.o.lakegc, ["inspect", copy, "--json"], self.env)
-                lake_active = sorted("%s.%s.%s" % (i["requested"], i["action"], i["state"].upper())
-                                     for i in (lin or {}).get("timeline", []))
-                if rc2 != 0 or lake_active != sorted(hres["active"]):
-                    texts.append("active timeline after archival: lakegc %s, Hudi %s" % (lake_active[:8], hres["active"][:8]))
-                elif diff_lsm_read(lin.get("archived_timeline"), hres):
+                active_texts, lin = self.active_after_archival(copy, hres, gone)
+                texts += active_texts
+                if not active_texts and diff_lsm_read(lin.get("archived_timeline"), hres):
                     texts.append("lakegc reads back its own LSM history otherwise than Hudi: %s"
                                  % diff_lsm_read(lin.get("archived_timeline"), hres)[:3])
             v = timed("verify", "verify", copy, "--baseline", base)
@@ -1679,7 +1695,8 @@ class Suite:
             if isinstance(failed, list):
                 failed = [d for d in failed if d not in untouched] or None
             if failed:
-                texts.append("hudi verify after lakegc archive --execute failed%s: %s" % (lab, failed))
+                texts.append("hudi verify after lakegc archive --execute (baseline: the table after Hudi's own "
+                             "archival) failed%s: %s" % (lab, failed))
             continued = "not run"
             if not crash:
                 c = timed("continue", *cont)
@@ -1702,7 +1719,9 @@ class Suite:
                                  "FAILED" if failed else "ok", continued))
             if not self.o.keep:
                 shutil.rmtree(copy, ignore_errors=True)
-                os.remove(base)
+        if not self.o.keep:
+            shutil.rmtree(hudi_copy, ignore_errors=True)
+            os.remove(base)
         log("  %s: archive-execute (layout 2) in %.1fs (harness ms: %s)" % (
             tb["name"], time.time() - t0, ", ".join("%s %d" % kv for kv in sorted(ms.items()))))
 

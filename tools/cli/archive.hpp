@@ -121,18 +121,7 @@ inline std::string archive_execution_json(const ArchiveReport& r, const std::vec
   j.key("table").value(r.path);
   j.key("lock").value(lock);
   j.key("executed").value(!e.entries.empty());
-  j.key("archived").begin_array();
-  for (const Instant& i : r.plan.archived) {
-    j.begin_object();
-    j.key("requested").value(i.requested.str());
-    j.key("action").value(to_string(i.action));
-    j.key("state").value(to_string(i.state));
-    j.end_object();
-  }
-  j.end_array();
-  j.key("resumed").begin_array();
-  for (const Instant& i : resumed) j.value(i.requested.str());
-  j.end_array();
+  write_archived_and_resumed(j, r.plan, resumed);
   j.key("entries").begin_array();
   for (const hudi::ArchiveEntry& x : e.entries) {
     j.begin_object();

@@ -83,18 +83,7 @@ inline std::string lsm_execution_json(const ArchiveReport& r, const std::vector<
   j.key("lock").value(lock);
   j.key("executed").value(!e.actions.empty());
   j.key("layout").value(std::uint64_t{2});
-  j.key("archived").begin_array();
-  for (const Instant& i : r.plan.archived) {
-    j.begin_object();
-    j.key("requested").value(i.requested.str());
-    j.key("action").value(to_string(i.action));
-    j.key("state").value(to_string(i.state));
-    j.end_object();
-  }
-  j.end_array();
-  j.key("resumed").begin_array();
-  for (const Instant& i : resumed) j.value(i.requested.str());
-  j.end_array();
+  write_archived_and_resumed(j, r.plan, resumed);
   j.key("records").begin_array();
   for (const hudi::LsmArchiveAction& a : e.actions) {
     const hudi::lsm_instant& x = a.record;

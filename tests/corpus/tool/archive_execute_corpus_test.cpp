@@ -55,13 +55,6 @@ std::vector<std::string> archive_args(const fs::path& root, std::vector<std::str
   return a;
 }
 
-std::string partitions_of(const fs::path& root) {
-  const tool_result v = run_tool({"inspect", root.string(), "--json"});
-  REQUIRE_MESSAGE(v.code == 0, v.err);
-  json_doc d(v.out);
-  return simdjson::minify(d.root["partitions"]);
-}
-
 hudi::archived_timeline read_archive(const fs::path& root) {
   auto storage = posix_storage::open(root.string());
   REQUIRE(storage.ok());
@@ -80,7 +73,7 @@ TEST_CASE("lakegc archive --execute moves the plan's instants into the archive l
     temp_dir tmp;
     const fs::path root = fresh_copy(c.table, tmp.path() / "t");
     const auto before = files_under(root);
-    const std::string view_before = partitions_of(root);
+    const std::string view_before = inspect_partitions(root);
     std::map<std::string, std::string> commit_files;
     for (const auto& t : c.archived) commit_files[t] = slurp(root / ".hoodie" / (t + "." + c.action));
 
@@ -118,7 +111,7 @@ TEST_CASE("lakegc archive --execute moves the plan's instants into the archive l
     CHECK(removed == want_removed);
     // The file-system view does not change: instants before the active
     // timeline's start count as committed.
-    CHECK(partitions_of(root) == view_before);
+    CHECK(inspect_partitions(root) == view_before);
 
     // Read back: each instant's three states, its commit metadata as the
     // JSON file said.

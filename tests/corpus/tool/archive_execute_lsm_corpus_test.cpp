@@ -67,13 +67,6 @@ std::vector<std::string> compacting(std::vector<std::string> extra) {
   return extra;
 }
 
-std::string partitions_of(const fs::path& root) {
-  const tool_result v = run_tool({"inspect", root.string(), "--json"});
-  REQUIRE_MESSAGE(v.code == 0, v.err);
-  json_doc d(v.out);
-  return simdjson::minify(d.root["partitions"]);
-}
-
 hudi::lsm_timeline read_history(const fs::path& root) {
   auto storage = posix_storage::open(root.string());
   REQUIRE(storage.ok());
@@ -102,7 +95,7 @@ TEST_CASE("lakegc archive --execute on layout 2 writes the plan's instants into 
     temp_dir tmp;
     const fs::path root = fresh_copy(c.table, tmp.path() / "t");
     const auto before = files_under(root);
-    const std::string view_before = partitions_of(root);
+    const std::string view_before = inspect_partitions(root);
     std::map<std::string, std::map<std::string, std::string>> files_of;
     for (const auto& t : c.archived) files_of[t] = instant_files(root, t);
 
@@ -163,7 +156,7 @@ TEST_CASE("lakegc archive --execute on layout 2 writes the plan's instants into 
 
     // The file-system view does not change: the archived deltacommits' logs
     // attach by the completion times the history records.
-    CHECK(partitions_of(root) == view_before);
+    CHECK(inspect_partitions(root) == view_before);
     {
       const tool_result v = run_tool({"inspect", root.string(), "--json"});
       json_doc d(v.out);

@@ -27,15 +27,10 @@ using namespace lakegc::hudi::parquet;
 
 namespace {
 
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  REQUIRE_MESSAGE(in, p.string());
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-const std::filesystem::path kData = std::filesystem::path(LAKEGC_SOURCE_ROOT) / "tests/unit/hudi/data/lsm";
-constexpr const char* kLayer0 = "20261203065140290_20261203082443958_0.parquet";
-constexpr const char* kLayer2 = "20261203065140290_20261203185057327_2.parquet";
+using lakegc::hudi::testing::slurp;
+const std::filesystem::path& kData = lakegc::hudi::testing::kLsmData;
+constexpr const char* kLayer0 = lakegc::hudi::testing::kLsmLayer0;
+constexpr const char* kLayer2 = lakegc::hudi::testing::kLsmLayer2;
 
 column strings(std::string name, std::vector<std::optional<std::string>> v) {
   column c;

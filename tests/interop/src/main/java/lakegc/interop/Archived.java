@@ -78,14 +78,8 @@ final class Archived {
     ArchivedTimelineV1 arch = new ArchivedTimelineV1(mc, "0", "99999999999999999999", Option.empty());
     ArrayNode arr = out.putArray("archived");
     for (HoodieInstant i : arch.getInstants()) {
-      ObjectNode n = arr.addObject();
-      n.put("requested", i.requestedTime());
-      n.put("action", i.getAction());
-      n.put("state", i.getState().name().toLowerCase());
-      n.put("completion", i.getCompletionTime());
-      boolean hasDetails = arch.getInstantDetails(i).isPresent();
-      n.put("details", hasDetails);
-      if (!hasDetails) continue;
+      ObjectNode n = instant(arr, i, arch.getInstantDetails(i).isPresent());
+      if (!n.get("details").asBoolean()) continue;
       String act = i.getAction();
       if (i.isCompleted() && (act.equals(HoodieTimeline.COMMIT_ACTION) || act.equals(HoodieTimeline.DELTA_COMMIT_ACTION))) {
         HoodieCommitMetadata m = arch.readCommitMetadata(i);
@@ -163,16 +157,20 @@ final class Archived {
     ArchivedTimelineV2 arch = new ArchivedTimelineV2(mc);
     arch.loadCompletedInstantDetailsInMemory();
     ArrayNode arr = out.putArray("archived");
-    for (HoodieInstant i : arch.getInstants()) {
-      ObjectNode n = arr.addObject();
-      n.put("requested", i.requestedTime());
-      n.put("action", i.getAction());
-      n.put("state", i.getState().name().toLowerCase());
-      n.put("completion", i.getCompletionTime());
-      n.put("details", arch.getInstantDetails(i).isPresent());
-    }
+    for (HoodieInstant i : arch.getInstants()) instant(arr, i, arch.getInstantDetails(i).isPresent());
     HoodieTimeline all = mc.getArchivedTimeline().mergeTimeline(mc.getActiveTimeline()).getCommitsTimeline().filterCompletedInstants();
     out.put("completed_commits_total", all.countInstants());
+  }
+
+  /** One archived instant: {"requested", "action", "state", "completion", "details"}. */
+  static ObjectNode instant(ArrayNode arr, HoodieInstant i, boolean hasDetails) {
+    ObjectNode n = arr.addObject();
+    n.put("requested", i.requestedTime());
+    n.put("action", i.getAction());
+    n.put("state", i.getState().name().toLowerCase());
+    n.put("completion", i.getCompletionTime());
+    n.put("details", hasDetails);
+    return n;
   }
 
   static void bytes(ObjectNode n, String field, ByteBuffer b) {

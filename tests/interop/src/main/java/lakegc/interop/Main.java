@@ -26,7 +26,7 @@ public final class Main {
       "  view DIR [--as-of T] [--listing storage|metadata]",
       "  plan-clean DIR [--conf K=V ...] [--now T]",
       "  plan-ttl DIR [--conf K=V ...] [--now T]",
-      "  plan-archive DIR [--conf K=V ...]",
+      "  plan-archive DIR [--conf K=V ...] [--keep-copy DIR2]",
       "  archived-timeline DIR   a table's active and archived instants as Hudi loads them (layout 2: the LSM history record by record)",
       "  bench-clean DIR [--conf K=V ...] [--now T] [--repeat N]   plan-clean in place, timed (benchmark)",
       "  baseline DIR",
@@ -114,7 +114,7 @@ public final class Main {
         return Plans.ttl(new Args(cmd, rest, Set.of("--conf", "--now"), Set.of()));
       case "ttl-run", "ttl-plans", "replace-metadata", "snapshot-partitions": return Ttl.dispatch(cmd, rest);
       case "plan-archive":
-        return Plans.archive(new Args(cmd, rest, Set.of("--conf"), Set.of()));
+        return Plans.archive(new Args(cmd, rest, Set.of("--conf", "--keep-copy"), Set.of()));
       case "archived-timeline":
         return Archived.run(new Args(cmd, rest, Set.of(), Set.of()));
       case "baseline":

@@ -158,7 +158,10 @@ final class Plans {
 
   static ObjectNode archive(Args a) throws Exception {
     String dir = Tables.check(a.table());
-    Path copy = Tables.copy(dir);
+    // --keep-copy DIR: archive a copy made there and leave it (to read the
+    // table as Hudi's own archival left it).
+    String keep = a.last("--keep-copy");
+    Path copy = keep != null ? Tables.copy(dir, Path.of(keep)) : Tables.copy(dir);
     String base = copy.toString();
     try {
       HoodieTableMetaClient mc = Env.metaClient(base);
@@ -194,7 +197,7 @@ final class Plans {
       }
       return out;
     } finally {
-      Tables.delete(copy);
+      if (keep == null) Tables.delete(copy);
     }
   }
 
