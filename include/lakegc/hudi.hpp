@@ -1,8 +1,8 @@
 // File: lakegc/hudi.hpp
 // -----------------------------------------------------------------------------
 // lakegc with its adapters in one include: the policy library (lakegc.hpp)
-// plus the Apache Hudi table adapter (timeline, Avro, JSON, log and HFile
-// formats, the metadata table, the table writer) and the storage-inventory
+// plus the Apache Hudi table adapter (timeline, Avro, JSON, log, HFile and
+// Parquet formats, the metadata table, the LSM timeline, the table writer) and the storage-inventory
 // reader of the orphan sweep. Needs simdjson and zlib besides the library's
 // dependencies (Meson: dependency('lakegc')).
 #pragma once
@@ -11,6 +11,7 @@
 
 #include "lakegc/plan/inventory.hpp"
 #include "lakegc/hudi/archive_execute.hpp"
+#include "lakegc/hudi/archive_execute_lsm.hpp"
 #include "lakegc/hudi/archived_entry_schema.hpp"
 #include "lakegc/hudi/archived_timeline.hpp"
 #include "lakegc/hudi/avro/binary.hpp"
@@ -28,6 +29,7 @@
 #include "lakegc/hudi/clean_instants.hpp"
 #include "lakegc/hudi/delete_partition_commit.hpp"
 #include "lakegc/hudi/empty_clean_repair.hpp"
+#include "lakegc/hudi/gzip.hpp"
 #include "lakegc/hudi/hfile/avro_records.hpp"
 #include "lakegc/hudi/hfile/block.hpp"
 #include "lakegc/hudi/hfile/compression.hpp"
@@ -38,6 +40,9 @@
 #include "lakegc/hudi/journal.hpp"
 #include "lakegc/hudi/load_metadata.hpp"
 #include "lakegc/hudi/lock.hpp"
+#include "lakegc/hudi/lsm_instant.hpp"
+#include "lakegc/hudi/lsm_timeline.hpp"
+#include "lakegc/hudi/lsm_timeline_writer.hpp"
 #include "lakegc/hudi/log/avro_data_block.hpp"
 #include "lakegc/hudi/log/block.hpp"
 #include "lakegc/hudi/log/command_block.hpp"
@@ -62,6 +67,13 @@
 #include "lakegc/hudi/metadata_table/log_scan.hpp"
 #include "lakegc/hudi/metadata_table/rollback_check.hpp"
 #include "lakegc/hudi/metadata_table/schemas.hpp"
+#include "lakegc/hudi/parquet/column.hpp"
+#include "lakegc/hudi/parquet/compression.hpp"
+#include "lakegc/hudi/parquet/encoding.hpp"
+#include "lakegc/hudi/parquet/format.hpp"
+#include "lakegc/hudi/parquet/read.hpp"
+#include "lakegc/hudi/parquet/thrift_compact.hpp"
+#include "lakegc/hudi/parquet/write.hpp"
 #include "lakegc/hudi/partition_metadata.hpp"
 #include "lakegc/hudi/plan_paths.hpp"
 #include "lakegc/hudi/remove_tree.hpp"

@@ -30,7 +30,14 @@ depend on the overlap). Checks:
             and Hudi then loads the timeline, reads the latest snapshot and the
             promised time travel as the baseline, and writes 3 more commits
             with its own inline services (the crash on the first table only);
+  lsm_read  on layout-2 tables whose history Hudi wrote, `lakegc inspect
+            --json`'s archived timeline == `hudi archived-timeline` (Hudi's
+            own Parquet reader over the LSM history);
   archive   `lakegc plan archive --json` == `hudi plan-archive` over a grid;
+  archive_execute  `lakegc archive --execute` on a copy of the first table
+            of each layout: Hudi reads what it wrote (layout 2: the same
+            LSM records Hudi's own archiver writes for the plan), verify and
+            (layout 2) continue pass;
   ttl       on partitioned tables, `lakegc plan ttl --json` == Hudi's
             KeepByTimeStrategy / KeepByCreationTimeStrategy (getExpiredPartitionPaths)
             over a grid (both strategies, days.retain <= 24, a selected list, a
@@ -89,7 +96,8 @@ def mdt_indexes_of(seed):
     MOR) files only."""
     return ("files", "stats", "bloom")[(seed // 2) % 3]
 
-CHECKS = ("selftest", "view", "clean", "orphans", "readback", "execute", "archive", "archive_execute", "ttl", "rollback")
+CHECKS = ("selftest", "view", "lsm_read", "clean", "orphans", "readback", "execute", "archive", "archive_execute", "ttl",
+          "rollback")
 
 # Settings `lakegc clean --execute` runs under in the execute check.
 EXECUTE_GRID = [
@@ -431,6 +439,71 @@ def diff_archived(lake, hudi_result):
         texts.append("only Hudi archives %s %s (%s) [lakegc keeps: %s]" % (k[0], k[1], k[2], ",".join(why.get(k, [])) or "-"))
     for k in sorted(mine - theirs):
         texts.append("only lakegc archives %s %s (%s)" % k)
+    return texts
+
+
+def first_per_instant(records):
+    """LSM records, the first of each instant time (Hudi's ArchivedTimelineV2
+    and lakegc keep the first they read, files in manifest order)."""
+    seen, out = set(), []
+    for r in records:
+        if r["instantTime"] not in seen:
+            seen.add(r["instantTime"])
+            out.append(r)
+    return sorted(out, key=lambda r: r["instantTime"])
+
+
+def diff_lsm_read(lake_archived, hudi_result):
+    """lakegc inspect --json's archived_timeline vs `hudi archived-timeline`
+    (layout 2): the snapshot version, the manifest's files, and per instant
+    its completion time, action and the sizes of its metadata and plan."""
+    if lake_archived is None:
+        return ["lakegc inspect shows no archived timeline on a layout-2 table"]
+    if lake_archived.get("error"):
+        return ["lakegc cannot read the LSM history Hudi wrote: %s" % lake_archived["error"]]
+    lsm = hudi_result.get("lsm") or {}
+    texts = []
+    if lake_archived.get("version") != lsm.get("version"):
+        texts.append("LSM snapshot version: lakegc %s, Hudi %s" % (lake_archived.get("version"), lsm.get("version")))
+    theirs_files = [f["fileName"] for f in lsm.get("manifest", [])]
+    if lake_archived.get("files") != theirs_files:
+        texts.append("LSM manifest files: lakegc %s, Hudi %s" % (lake_archived.get("files"), theirs_files))
+    mine = {i["requested"]: (i["completed"], i["action"], i["metadata_bytes"], i["plan_bytes"])
+            for i in lake_archived.get("instants", [])}
+    theirs = {r["instantTime"]: (r["completionTime"], r["action"], r["metadata_bytes"], r["plan_bytes"])
+              for r in first_per_instant(lsm.get("records", []))}
+    for t in sorted(set(mine) | set(theirs)):
+        if mine.get(t) != theirs.get(t):
+            texts.append("archived instant %s (completion, action, metadata bytes, plan bytes): lakegc %s, Hudi %s"
+                         % (t, mine.get(t), theirs.get(t)))
+    return texts
+
+
+def lsm_record_key(r):
+    return (r["instantTime"], r["completionTime"], r["action"], r["metadata_bytes"], r["metadata_crc32"],
+            r["plan_bytes"], r["plan_crc32"], r["version"])
+
+
+def diff_lsm_written(lake_lsm, hudi_lsm):
+    """The LSM history lakegc wrote (as Hudi reads it) vs the one Hudi's own
+    archiver wrote for the same plan and settings: the same records (times,
+    action, metadata and plan bytes by size and CRC-32, version), the same
+    data file names in the manifest, the same snapshot version. File sizes
+    differ (another Parquet writer) and are not compared."""
+    texts = []
+    mine = [lsm_record_key(r) for r in first_per_instant(lake_lsm.get("records", []))]
+    theirs = [lsm_record_key(r) for r in first_per_instant(hudi_lsm.get("records", []))]
+    for k in sorted(set(mine) ^ set(theirs)):
+        texts.append("LSM record %s only in %s's history" % (k[:3], "lakegc" if k in mine else "Hudi"))
+    bad = [(r["instantTime"], r["entry"]) for r in lake_lsm.get("records", []) if r.get("entry") != "ok"]
+    if bad:
+        texts.append("Hudi's MetadataConversionUtils fails on records lakegc wrote: %s" % bad[:4])
+    mf = [f["fileName"] for f in lake_lsm.get("manifest", [])]
+    hf = [f["fileName"] for f in hudi_lsm.get("manifest", [])]
+    if mf != hf:
+        texts.append("LSM manifest files: lakegc %s, Hudi %s" % (mf, hf))
+    if lake_lsm.get("version") != hudi_lsm.get("version"):
+        texts.append("LSM snapshot version: lakegc %s, Hudi %s" % (lake_lsm.get("version"), hudi_lsm.get("version")))
     return texts
 
 
@@ -907,6 +980,27 @@ class Suite:
                 else:
                     self.diff("clean", tb, [t + label2 for t in diff_plans(lake.get("plan"), h2["result"])], repro2)
 
+    def check_lsm_read(self, hudi, tb):
+        """Layout 2: lakegc reads the LSM history Hudi wrote (generate's
+        inline archival) as Hudi's own reader does: `lakegc inspect --json`'s
+        archived_timeline against `hudi archived-timeline`."""
+        lake = tb.get("lake_inspect")
+        if not lake or lake["table"]["timeline_layout"] != 2:
+            return
+        h = hudi("archived-timeline", tb["dir"])
+        repro = self.repro(tb, [self.o.lakegc, "inspect", self.ldir(tb), "--json"],
+                           ["tests/interop/hudi", "archived-timeline", tb["dir"]])
+        if h["exit"] != 0:
+            self.diff("lsm_read", tb, ["hudi archived-timeline failed: %s" % h.get("error")], repro)
+            return
+        texts = diff_lsm_read(lake.get("archived_timeline"), h["result"])
+        self.diff("lsm_read", tb, texts, repro)
+        lsm = h["result"].get("lsm") or {}
+        tb["lsm_files"] = len(lsm.get("manifest", []))
+        log("  %s: LSM history of %d file(s), %d record(s): lakegc reads it %s" % (
+            tb["name"], len(lsm.get("manifest", [])), len(lsm.get("records", [])),
+            "as Hudi does" if not texts else "DIFFERENTLY"))
+
     def check_archive(self, hudi, tb):
         archiving = 0
         for conf in ARCHIVE_GRID:
@@ -925,7 +1019,10 @@ class Suite:
                 continue
             if any("replaced_files_on_storage" in k.get("reasons", []) for k in lake.get("kept", [])):
                 tb.setdefault("archive_replaced_labels", set()).add(label)
-            self.diff("archive", tb, [t + label for t in diff_archived(lake, h["result"])], repro)
+            texts = diff_archived(lake, h["result"])
+            # Settings both plan the same under, for archive_execute.
+            tb.setdefault("archive_agreed", []).append((conf, bool(lake.get("archived")) and not texts))
+            self.diff("archive", tb, [t + label for t in texts], repro)
             archiving += 1 if h["result"].get("archived") else 0
         log("  %s: Hudi archives something under %d of %d settings" % (tb["name"], archiving, len(ARCHIVE_GRID)))
 
@@ -1296,13 +1393,14 @@ class Suite:
             shutil.rmtree(copy, ignore_errors=True)
 
     @staticmethod
-    def continue_args(tb, d, n):
+    def continue_args(tb, d, n, conf=()):
         """`hudi continue` on a copy of table tb: writers of a table generated
         with two OCC writers continue under OCC (LAZY rollback), as its own
         writers would; under EAGER Hudi refuses to roll back a write that lost
-        its conflict check."""
+        its conflict check. `conf`: writer settings (--conf K=V)."""
         occ = (tb.get("gen") or {}).get("settings", {}).get("occ_two_writers")
-        return ["continue", d, "--commits", str(n)] + (["--occ"] if occ else [])
+        return ["continue", d, "--commits", str(n)] + (["--occ"] if occ else []) + \
+            list(itertools.chain(*[["--conf", c] for c in conf]))
 
     @staticmethod
     def data_files(root):
@@ -1515,6 +1613,57 @@ class Suite:
                                                                                           changed[:4]))
         return texts
 
+    def active_after_archival(self, copy, hres, gone):
+        """Hudi's active timeline after lakegc's archival (`hres`, from
+        `hudi archived-timeline`): none of the instants archived (`gone`,
+        "<t>.<action>.COMPLETED") still on it, and the timeline `lakegc
+        inspect` shows. Returns (differences, lakegc's inspect JSON)."""
+        texts = []
+        still = [i for i in hres["active"] if i in gone]
+        if still:
+            texts.append("instants both archived and on Hudi's active timeline: %s" % still[:6])
+        rc, lin, err = run_lakegc(self.o.lakegc, ["inspect", copy, "--json"], self.env)
+        lake_active = sorted("%s.%s.%s" % (i["requested"], i["action"], i["state"].upper())
+                             for i in (lin or {}).get("timeline", []))
+        if rc != 0 or lake_active != sorted(hres["active"]):
+            texts.append("active timeline after archival: lakegc %s, Hudi %s (%s)" % (lake_active[:8], hres["active"][:8], err))
+        return texts, lin or {}
+
+    def archive_on_copy(self, hudi, tb, cargs, crash, lab, repro_of, baseline=None):
+        """A copy of table tb, its latest snapshot as the baseline (archival
+        changes no data file) unless `baseline` gives one (file, the verify
+        differences of the table it was taken on), then `lakegc archive
+        --execute` on it, first crashed after `crash` changes when given.
+        Returns (copy, baseline file, those verify differences, lakegc's
+        JSON, repro), or None after reporting what failed.
+        `repro_of(copy, largs)` gives the commands that reproduce it."""
+        copy = tb["dir"] + ".archive"
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(self.ldir(tb), copy, symlinks=True)
+        largs = ["archive", copy, "--execute", "--json", "--no-concurrent-writers"] + cargs
+        repro = repro_of(copy, (["LAKEGC_CRASH_AFTER_MUTATIONS=%d" % crash] if crash else []) + [self.o.lakegc] + largs)
+        if baseline:
+            base, untouched = baseline
+        else:
+            base = copy + ".baseline.json"
+            latest, untouched, b = latest_snapshot_baseline(hudi, copy, base)
+            if latest is None:
+                self.diff("archive-execute", tb, ["no latest snapshot from hudi verify%s: %s" % (lab, b)], repro)
+                return None
+        if crash:
+            env = dict(self.env, LAKEGC_CRASH_AFTER_MUTATIONS=str(crash))
+            p = subprocess.run([self.o.lakegc] + [str(a) for a in largs], capture_output=True, text=True, env=env)
+            if p.returncode not in (0, 86):
+                self.diff("archive-execute", tb, ["lakegc archive --execute (crashing) failed%s: exit %d: %s"
+                                                  % (lab, p.returncode, p.stderr.strip()[:300])], repro)
+                return None
+        rc, out, err = run_lakegc(self.o.lakegc, largs, self.env)
+        if rc != 0 or out is None:
+            self.diff("archive-execute", tb, ["lakegc archive --execute failed%s (exit %d): %s"
+                                              % (lab, rc, err.strip()[:300])], repro)
+            return None
+        return copy, base, untouched, out, repro
+
     def check_archive_execute(self, hudi, tb):
         """`lakegc archive --execute` on a copy of a layout-1 table (table
         version 6), under the first setting of ARCHIVE_GRID under which lakegc's
@@ -1528,6 +1677,8 @@ class Suite:
         every one, plus a run crashed after its second change and resumed, and
         Hudi writing on after it (`continue`, whose inline archival appends to
         lakegc's archive)."""
+        if tb["version"] in (8, 9):
+            return self.check_archive_execute_lsm(hudi, tb)
         if tb["version"] != 6 or (not self.o.seeds and getattr(self, "archive_executed", False)):
             return
         t0 = time.time()
@@ -1541,33 +1692,15 @@ class Suite:
         self.archive_executed = True
         label = " [%s]" % " ".join(conf)
         for crash in ([None, 2] if self.o.seeds else [None]):
-            copy = tb["dir"] + ".archive"
-            shutil.rmtree(copy, ignore_errors=True)
-            shutil.copytree(self.ldir(tb), copy, symlinks=True)
-            largs = ["archive", copy, "--execute", "--json", "--no-concurrent-writers"] + cargs
             lab = label + (", crashed after %d changes then resumed" % crash if crash else "")
-            repro = self.repro(tb, ["cp", "-r", tb["dir"], copy], ["tests/interop/hudi", "verify", copy, "--baseline", "EMPTY.json  # {}: prints the latest snapshot"],
-                               (["LAKEGC_CRASH_AFTER_MUTATIONS=%d" % crash] if crash else []) + [self.o.lakegc] + largs,
-                               ["tests/interop/hudi", "archived-timeline", copy],
-                               ["tests/interop/hudi", "verify", copy, "--baseline", copy + ".baseline.json"])
-            # Archival changes no data file: the latest snapshot is baseline enough.
-            base = copy + ".baseline.json"
-            latest, untouched, b = latest_snapshot_baseline(hudi, copy, base)
-            if latest is None:
-                self.diff("archive-execute", tb, ["no latest snapshot from hudi verify%s: %s" % (lab, b)], repro)
-                return
-            if crash:
-                env = dict(self.env, LAKEGC_CRASH_AFTER_MUTATIONS=str(crash))
-                p = subprocess.run([self.o.lakegc] + [str(a) for a in largs], capture_output=True, text=True, env=env)
-                if p.returncode not in (0, 86):
-                    self.diff("archive-execute", tb, ["lakegc archive --execute (crashing) failed%s: exit %d: %s"
-                                                      % (lab, p.returncode, p.stderr.strip()[:300])], repro)
-                    continue
-            rc, out, err = run_lakegc(self.o.lakegc, largs, self.env)
-            if rc != 0 or out is None:
-                self.diff("archive-execute", tb, ["lakegc archive --execute failed%s (exit %d): %s"
-                                                  % (lab, rc, err.strip()[:300])], repro)
+            done = self.archive_on_copy(hudi, tb, cargs, crash, lab, lambda copy, run: self.repro(
+                tb, ["cp", "-r", tb["dir"], copy],
+                ["tests/interop/hudi", "verify", copy, "--baseline", "EMPTY.json  # {}: prints the latest snapshot"], run,
+                ["tests/interop/hudi", "archived-timeline", copy],
+                ["tests/interop/hudi", "verify", copy, "--baseline", copy + ".baseline.json"]))
+            if done is None:
                 continue
+            copy, base, untouched, out, repro = done
             texts = []
             planned = [(i["requested"], i["action"]) for i in plan["archived"]]
             if [(i["requested"], i["action"]) for i in out["archived"]] != planned and not crash:
@@ -1588,14 +1721,7 @@ class Suite:
                 if missing:
                     texts.append("archived instants Hudi reads without details: %s" % missing[:4])
                 gone = set("%s.%s.%s" % (r, a, s.upper()) for r, a, s in hudi_entries if s == "completed")
-                still = [i for i in hres["active"] if i in gone]
-                if still:
-                    texts.append("instants both archived and on Hudi's active timeline: %s" % still[:6])
-                rc2, lin, err2 = run_lakegc(self.o.lakegc, ["inspect", copy, "--json"], self.env)
-                lake_active = sorted("%s.%s.%s" % (i["requested"], i["action"], i["state"].upper())
-                                     for i in (lin or {}).get("timeline", []))
-                if rc2 != 0 or lake_active != sorted(hres["active"]):
-                    texts.append("active timeline after archival: lakegc %s, Hudi %s" % (lake_active[:8], hres["active"][:8]))
+                texts += self.active_after_archival(copy, hres, gone)[0]
             v = hudi("verify", copy, "--baseline", base)
             failed = self.verify_failed(v, tb)
             if isinstance(failed, list):
@@ -1618,6 +1744,127 @@ class Suite:
                 shutil.rmtree(copy, ignore_errors=True)
                 os.remove(base)
         log("  %s: archive-execute in %.1fs" % (tb["name"], time.time() - t0))
+
+    # Hudi writing on after lakegc's layout-2 archival: its own archiver on
+    # each commit, compacting the LSM history lakegc wrote.
+    LSM_CONTINUE_CONF = ["hoodie.keep.min.commits=1", "hoodie.keep.max.commits=2", "hoodie.clean.commits.retained=1",
+                         "hoodie.timeline.compaction.batch.size=2"]
+
+    def check_archive_execute_lsm(self, hudi, tb):
+        """`lakegc archive --execute` on a copy of a layout-2 table (table
+        versions 8, 9), under the first setting of ARCHIVE_GRID under which
+        lakegc's plan archives something and equals Hudi's (the archive
+        check), with LSM compaction at 2 files: Hudi reads lakegc's LSM
+        history with its own Parquet reader and finds the records its own
+        archiver writes for that plan (`plan-archive` on another copy: times,
+        action, metadata and plan bytes by CRC-32, version), the same data
+        files in the manifest and the same snapshot version; every record
+        converts with Hudi's MetadataConversionUtils; the active timeline is
+        the one lakegc shows; `hudi verify` loads both timelines and reads
+        the latest snapshot as Hudi reads its own archived copy (archival
+        moves the timeline's start past files of writes that left no
+        instant, which then read as committed: Hudi's semantics, planted by
+        generate's strays); Hudi writes on (`continue`) with its
+        own archival, which compacts the history lakegc wrote, and still
+        reads every record. Default run: the first such table; --seeds:
+        every one, plus a run crashed after its second change and resumed."""
+        if not self.o.seeds and getattr(self, "archive_executed_lsm", False):
+            return
+        agreed = [c for c, ok in tb.get("archive_agreed", []) if ok]
+        if not agreed:
+            return
+        # The default run prefers a table whose history Hudi wrote already,
+        # so that lakegc's new file makes a layer of two and lakegc compacts
+        # Hudi's file with its own; the run's last layout-2 table otherwise.
+        later = [c for sd, c in self.o.tables if c[0] in (8, 9) and sd > tb["seed"]]
+        if not self.o.seeds and not tb.get("lsm_files") and later:
+            return
+        self.archive_executed_lsm = True
+        t0 = time.time()
+        ms = {}
+
+        def timed(name, *args):
+            r = hudi(*args)
+            ms[name] = ms.get(name, 0) + r.get("ms", 0)
+            return r
+        conf = agreed[0] + ["hoodie.timeline.compaction.batch.size=2"]
+        cargs = list(itertools.chain(*[["--conf", c] for c in conf]))
+        label = " [%s]" % " ".join(conf)
+        # Hudi's own archival on a copy it keeps: its LSM history, and the
+        # latest snapshot as Hudi reads the table after it (the baseline:
+        # archival moves the timeline's start past files of writes that left
+        # no instant, which then read as committed, after Hudi's archival too).
+        hudi_copy = tb["dir"] + ".hudi-archive"
+        own = timed("plan-archive", "plan-archive", tb["dir"], "--keep-copy", hudi_copy, *cargs)
+        own_repro = self.repro(tb, ["tests/interop/hudi", "plan-archive", tb["dir"], "--keep-copy", hudi_copy] + cargs)
+        if own["exit"] != 0 or not (own.get("result") or {}).get("lsm"):
+            self.diff("archive-execute", tb, ["hudi plan-archive failed%s: %s" % (label, own.get("error"))], own_repro)
+            return
+        base = hudi_copy + ".baseline.json"
+        latest, untouched, b = latest_snapshot_baseline(lambda *a: timed("baseline", *a), hudi_copy, base)
+        if latest is None:
+            self.diff("archive-execute", tb, ["no latest snapshot from hudi verify after Hudi's archival%s: %s"
+                                              % (label, b)], own_repro)
+            return
+        for crash in ([None, 2] if self.o.seeds else [None]):
+            lab = label + (", crashed after %d changes then resumed" % crash if crash else "")
+            cont = self.continue_args(tb, tb["dir"] + ".archive", 2, self.LSM_CONTINUE_CONF)
+            done = self.archive_on_copy(hudi, tb, cargs, crash, lab, lambda copy, run: self.repro(
+                tb, ["cp", "-r", tb["dir"], copy], run, ["tests/interop/hudi", "archived-timeline", copy],
+                ["tests/interop/hudi", "plan-archive", tb["dir"], "--keep-copy", hudi_copy] + cargs,
+                ["tests/interop/hudi", "verify", hudi_copy, "--baseline", "EMPTY.json  # {}: prints the latest snapshot"],
+                ["tests/interop/hudi", "verify", copy, "--baseline", base],
+                ["tests/interop/hudi"] + cont), baseline=(base, untouched))
+            if done is None:
+                continue
+            copy, base, untouched, out, repro = done
+            texts = []
+            h = timed("archived-timeline", "archived-timeline", copy)
+            if h["exit"] != 0:
+                texts.append("hudi archived-timeline failed on lakegc's LSM history: %s" % h.get("error"))
+            else:
+                hres = h["result"]
+                texts += diff_lsm_written(hres.get("lsm") or {}, own["result"]["lsm"])
+                gone = set("%s.%s.COMPLETED" % (i["requested"], i["action"]) for i in hres.get("archived", []))
+                active_texts, lin = self.active_after_archival(copy, hres, gone)
+                texts += active_texts
+                if not active_texts and diff_lsm_read(lin.get("archived_timeline"), hres):
+                    texts.append("lakegc reads back its own LSM history otherwise than Hudi: %s"
+                                 % diff_lsm_read(lin.get("archived_timeline"), hres)[:3])
+            v = timed("verify", "verify", copy, "--baseline", base)
+            failed = self.verify_failed(v, tb)
+            if isinstance(failed, list):
+                failed = [d for d in failed if d not in untouched] or None
+            if failed:
+                texts.append("hudi verify after lakegc archive --execute (baseline: the table after Hudi's own "
+                             "archival) failed%s: %s" % (lab, failed))
+            continued = "not run"
+            if not crash:
+                c = timed("continue", *cont)
+                if c["exit"] != 0:
+                    texts.append("hudi continue after lakegc archive --execute failed: %s" % c.get("error"))
+                    continued = "FAILED"
+                else:
+                    h2 = timed("archived-timeline", "archived-timeline", copy)
+                    lsm2 = (h2.get("result") or {}).get("lsm") or {}
+                    bad = [(r["instantTime"], r["entry"]) for r in lsm2.get("records", []) if r.get("entry") != "ok"]
+                    if h2["exit"] != 0 or bad:
+                        texts.append("hudi archived-timeline after continue: %s" % (h2.get("error") or bad[:4]))
+                    continued = "ok, Hudi's history now %d file(s), version %s" % (len(lsm2.get("manifest", [])),
+                                                                                  lsm2.get("version"))
+            self.diff("archive-execute", tb, [t + lab for t in texts], repro)
+            lsm = out.get("lsm", {})
+            log("  %s%s: lakegc archived %d instant(s) into %s (%d compaction(s)); Hudi reads them%s; verify %s; "
+                "continue %s" % (tb["name"], lab, len(out["archived"]), lsm.get("data_file"),
+                                 len(lsm.get("compactions", [])), "" if not texts else " WITH DIFFERENCES",
+                                 "FAILED" if failed else "ok", continued))
+            if not self.o.keep:
+                shutil.rmtree(copy, ignore_errors=True)
+        if not self.o.keep:
+            shutil.rmtree(hudi_copy, ignore_errors=True)
+            os.remove(base)
+        log("  %s: archive-execute (layout 2) in %.1fs (harness ms: %s)" % (
+            tb["name"], time.time() - t0, ", ".join("%s %d" % kv for kv in sorted(ms.items()))))
 
     def check_rollback(self, hudi, tb):
         """`lakegc rollback --execute` on a copy of a table with failed writes
@@ -1820,6 +2067,30 @@ class Suite:
                       {"archived": arch["archived"] + [{"requested": "2", "action": "clean", "state": "completed"}]}):
             if not diff_archived(arch, other) or not diff_archived(other, arch):
                 fails.append("diff_archived misses an altered plan: %s" % json.dumps(other))
+        lake_arch = {"version": 2, "files": ["1_2_0.parquet"], "error": None,
+                     "instants": [{"requested": "1", "completed": "3", "action": "commit", "metadata_bytes": 5,
+                                   "plan_bytes": None}]}
+        rec = {"file": "1_2_0.parquet", "instantTime": "1", "completionTime": "3", "action": "commit",
+               "metadata_bytes": 5, "metadata_crc32": 7, "plan_bytes": None, "plan_crc32": None, "version": 1,
+               "entry": "ok"}
+        hudi_arch = {"lsm": {"version": 2, "manifest": [{"fileName": "1_2_0.parquet", "fileLen": 9}], "records": [rec]}}
+        if diff_lsm_read(lake_arch, hudi_arch) or diff_lsm_written(hudi_arch["lsm"], hudi_arch["lsm"]):
+            fails.append("diff_lsm_read / diff_lsm_written report a difference between equal histories")
+        for mutate in (lambda l, h: l.update(version=3), lambda l, h: l["files"].append("3_4_0.parquet"),
+                       lambda l, h: l["instants"][0].update(completed="4"),
+                       lambda l, h: l["instants"][0].update(plan_bytes=1), lambda l, h: l.update(error="x"),
+                       lambda l, h: h["lsm"]["records"].append(dict(rec, instantTime="2"))):
+            l2, h2 = json.loads(json.dumps(lake_arch)), json.loads(json.dumps(hudi_arch))
+            mutate(l2, h2)
+            if not diff_lsm_read(l2, h2):
+                fails.append("diff_lsm_read misses an altered history: %s %s" % (json.dumps(l2), json.dumps(h2)))
+        for mutate in (lambda h: h["records"][0].update(metadata_crc32=8), lambda h: h["records"][0].update(entry="NPE"),
+                       lambda h: h.update(version=1), lambda h: h["manifest"].clear(),
+                       lambda h: h["records"][0].update(completionTime="9")):
+            h2 = json.loads(json.dumps(hudi_arch["lsm"]))
+            mutate(h2)
+            if not diff_lsm_written(h2, hudi_arch["lsm"]):
+                fails.append("diff_lsm_written misses an altered history: %s" % json.dumps(h2))
         self.counts["selftest"] = [1, 1 if fails else 0]
         for f in fails:
             self.failures.append(("selftest", None, f, []))
@@ -1835,14 +2106,14 @@ class Suite:
             log("FAILED: the interop suite could not run: %s" % e)
             return 1
 
-    PHASES = ("view", "clean", "orphans", "execute", "archive", "archive_execute", "ttl", "rollback")
+    PHASES = ("view", "lsm_read", "clean", "orphans", "execute", "archive", "archive_execute", "ttl", "rollback")
 
     def _run(self, t_start):
         checks = self.o.checks
         if "selftest" in checks:
             log("== selftest: the comparators report altered answers")
             self.selftest()
-        needs_view = {"clean", "orphans", "readback", "execute", "ttl", "rollback"} & set(checks)
+        needs_view = {"lsm_read", "clean", "orphans", "readback", "execute", "ttl", "rollback"} & set(checks)
         phases = [(name, getattr(self, "check_" + name)) for name in self.PHASES
                   if name in checks or (name == "view" and needs_view)]
         seconds = dict((name, 0.0) for name, _ in phases)

@@ -1,20 +1,25 @@
 // File: tools/cli/archive.hpp
 // -----------------------------------------------------------------------------
 // `lakegc archive TABLE [--execute]`: Hudi's timeline archival. A dry run
-// prints the plan (as `lakegc plan archive`); --execute carries it out on a
-// layout-1 table as TimelineArchiverV1 does (hudi/archive_execute.hpp), under
-// the table lock: the archived instants' files appended as
-// HoodieArchivedMetaEntry records to a new archive log file, then deleted
-// from the active timeline, pending states first.
+// prints the plan (as `lakegc plan archive`); --execute carries it out under
+// the table lock: on a layout-1 table as TimelineArchiverV1 does
+// (hudi/archive_execute.hpp: the archived instants' files appended as
+// HoodieArchivedMetaEntry records to a new archive log file), on a layout-2
+// table as TimelineArchiverV2 does (archive_lsm.hpp,
+// hudi/archive_execute_lsm.hpp: one record per instant in a new data file of
+// the LSM history, its manifest and version file, then the history's
+// compaction and clean); then the instant files are deleted from the active
+// timeline, pending states first.
 //
 // Refused before any change (exit 1): what `clean --execute` refuses (no
 // lock and no --no-concurrent-writers, a table version past 9, a bootstrap
-// table), layout 2 (its LSM history is Parquet, which lakegc does not write),
-// a plan with an undecidable bound (the metadata table's timeline or the
-// last clean's plan unreadable: Hudi's run fails there), and an instant
-// whose content cannot be converted.
+// table), a plan with an undecidable bound (the metadata table's timeline or
+// the last clean's plan unreadable: Hudi's run fails there), an instant
+// whose content cannot be converted (layout 1), and an LSM history lakegc
+// cannot read (layout 2: a data file outside its Parquet subset, a damaged
+// manifest; named).
 //
-// JSON shape (--execute):
+// JSON shape (--execute, layout 1; layout 2: archive_lsm.hpp):
 //   {"table", "lock", "executed": bool, "archived": [{"requested", "action", "state"}],
 //    "resumed": ["<instant>", ...],   (archived by a crashed run, its files deleted now)
 //    "entries": [{"file", "requested", "action", "state"}], "entries_written": N,
@@ -30,6 +35,7 @@
 #include <string>
 
 #include "lakegc/core/json_writer.hpp"
+#include "archive_lsm.hpp"
 #include "lakegc/hudi/archive_execute.hpp"
 #include "plan_archive.hpp"
 #include "table_command.hpp"
@@ -42,29 +48,37 @@ inline constexpr std::string_view kArchiveHelp =
 
 Runs Hudi's timeline archival. Without --execute, prints the plan (the instants
 Hudi's archiver would move out of the active timeline now, as `lakegc plan
-archive` does). With --execute, on a layout-1 table (table version 6 and
-older), does what Hudi's TimelineArchiverV1 does, under the table lock: every
-file of each archived instant (requested, inflight, completed) becomes a
-HoodieArchivedMetaEntry in a new archive log file
-.hoodie/archived/.commits_.archive.N_1-0-1 (hoodie.archivelog.folder), the
-instants' leftover markers are deleted, then their files are removed from the
-active timeline: requested and inflight files first, completed ones oldest
-first. Nothing is written to the metadata table (Hudi writes nothing there for
-archival either). A rerun after a crash finishes the job without archiving an
-entry twice.
+archive` does). With --execute, does what Hudi 1.2's archiver does, under the
+table lock:
+  layout 1 (table version 6 and older; TimelineArchiverV1): every file of each
+    archived instant (requested, inflight, completed) becomes a
+    HoodieArchivedMetaEntry in a new archive log file
+    .hoodie/archived/.commits_.archive.N_1-0-1 (hoodie.archivelog.folder);
+  layout 2 (table versions 8 and 9; TimelineArchiverV2): each archived instant
+    becomes one HoodieLSMTimelineInstant record (its completed file and plan as
+    they are) in a new Parquet data file <first>_<last>_0.parquet of the LSM
+    history .hoodie/timeline/history/, with a new manifest and _version_;
+then the instants' leftover markers are deleted, and their files removed from
+the active timeline: requested and inflight files first, completed ones oldest
+first. Layout 2 then compacts the history as Hudi does: a layer with
+hoodie.timeline.compaction.batch.size (10) files is merged into one file of the
+next layer, and snapshots beyond hoodie.timeline.manifest.retained.versions (3)
+are cleaned. Nothing is written to the metadata table (Hudi writes nothing
+there for archival either). A rerun after a crash finishes the job without
+archiving an instant twice.
 
-Refused (exit 1, nothing changed): layout-2 tables (table version 8 and later:
-their archive is the LSM history of Parquet files, which lakegc does not
-write), a metadata table or last clean plan lakegc cannot read (Hudi's run
-fails there), an instant whose content lakegc cannot convert (named), no lock
-configured without --no-concurrent-writers, table versions past 9, bootstrap
-tables.
+Refused (exit 1, nothing changed): a metadata table or last clean plan lakegc
+cannot read (Hudi's run fails there), an instant whose content lakegc cannot
+convert (named), an LSM history lakegc cannot read (a data file outside the
+Parquet subset it reads, a damaged manifest: named), no lock configured without
+--no-concurrent-writers, table versions past 9, bootstrap tables.
 
 options:
   --execute               archive (default: print the plan)
   --no-concurrent-writers no writer runs on the table now: go without a lock
   --props FILE, --conf KEY=VALUE
-                          hoodie.keep.*, hoodie.archive.*, hoodie.commits.archival.batch
+                          hoodie.keep.*, hoodie.archive.*, hoodie.commits.archival.batch,
+                          hoodie.timeline.compaction.*, hoodie.timeline.manifest.retained.versions
                           (`lakegc plan archive --help`) and hoodie.write.lock.* keys
   --json                  machine-readable output (shape in tools/cli/archive.hpp)
   -h, --help              this help
@@ -107,18 +121,7 @@ inline std::string archive_execution_json(const ArchiveReport& r, const std::vec
   j.key("table").value(r.path);
   j.key("lock").value(lock);
   j.key("executed").value(!e.entries.empty());
-  j.key("archived").begin_array();
-  for (const Instant& i : r.plan.archived) {
-    j.begin_object();
-    j.key("requested").value(i.requested.str());
-    j.key("action").value(to_string(i.action));
-    j.key("state").value(to_string(i.state));
-    j.end_object();
-  }
-  j.end_array();
-  j.key("resumed").begin_array();
-  for (const Instant& i : resumed) j.value(i.requested.str());
-  j.end_array();
+  write_archived_and_resumed(j, r.plan, resumed);
   j.key("entries").begin_array();
   for (const hudi::ArchiveEntry& x : e.entries) {
     j.begin_object();
@@ -179,13 +182,6 @@ inline int run_archive(std::span<const std::string> args) {
   };
   if (auto why = detail::execute_refusal(**table)) return refuse(*why);
   const hudi::TableProperties& tprops = (*table)->journal->properties();
-  if (tprops.layout != TimelineLayout::v1) {
-    return refuse(fmt::format(
-        "table version {} has timeline layout 2, whose archive is the LSM history of Parquet files under "
-        ".hoodie/timeline/history/, which lakegc does not write; nothing was changed (`lakegc plan archive` "
-        "plans it; run Hudi's archiver)",
-        tprops.version));
-  }
   auto settings = config::archive_from_properties(props);
   if (!settings.ok()) return detail::input_error(settings.status());
   std::unique_ptr<detail::LockedTable> locked;
@@ -195,6 +191,11 @@ inline int run_archive(std::span<const std::string> args) {
   auto report = plan_archive_report(**table, props, listing_progress::wanted());
   if (!report.ok()) return detail::input_error(report.status());
   if (auto why = detail::undecided(report->plan)) return refuse(*why);
+  if (tprops.layout == TimelineLayout::v2) {
+    return detail::execute_lsm_archive(
+        storage, tprops, **table, *report, *settings, a->flag("--json"), refuse,
+        [&] { return locked->hold->release(); }, detail::lock_text(locked->lock));
+  }
   const auto where = hudi::TableLocation::of((*table)->path);
   // A crashed run's instants first: archived, their files not all deleted.
   auto archive = hudi::read_archived_timeline(storage, tprops);

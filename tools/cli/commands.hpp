@@ -60,7 +60,7 @@ commands:
   ttl TABLE            partition TTL as Hudi runs it (dry run unless --execute): a
                        replacecommit DELETE_PARTITION for the expired partitions
   archive TABLE        timeline archival as Hudi runs it (dry run unless --execute;
-                       executed on layout-1 tables), under the table lock
+                       layout 2 writes the LSM history), under the table lock
   advise TABLE         the retention the table needs for its longest query,
                        from its own commit cadence, with what each choice costs
 

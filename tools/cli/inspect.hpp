@@ -12,7 +12,11 @@
 //       "base_file", "log_files": [...], "size_bytes"}]}],
 //       "uncommitted_files": [...],
 //       "uncertain_log_files": [...],      layout 2: archived deltacommit, slice unknown
-//       "listing_gap": {"file", "reason"} | null}]}
+//       "listing_gap": {"file", "reason"} | null}],
+//    "archived_timeline": null                    (layout 1)
+//      | {"folder", "version", "files": [...], "error": "<why unreadable>" | null,
+//         "instants": [{"requested", "completed", "action", "metadata_bytes", "plan_bytes"}]}}
+//                                                 (layout 2: the LSM history's latest snapshot)
 // The root partition of a non-partitioned table has path "".
 #pragma once
 
@@ -22,6 +26,7 @@
 
 #include "table.hpp"
 #include "lakegc/core/json_writer.hpp"
+#include "lakegc/hudi/lsm_timeline.hpp"
 #include "lakegc/plan/listing_check.hpp"
 #include "text.hpp"
 
@@ -36,6 +41,8 @@ struct InspectReport {
   std::map<std::string, hudi::PartitionMetadata> partitions;  ///< by path; absent when unreadable
   /// Partitions whose listing lacks files the metadata proves exist.
   std::map<std::string, ListingGap> listing_gaps;
+  /// Layout 2: the archived timeline (LSM history), or why it cannot be read.
+  std::optional<StatusOr<hudi::lsm_timeline>> archived;
 };
 
 /// Builds the report for an opened table.
@@ -56,6 +63,10 @@ struct InspectReport {
     if (!pm.ok() && absl::IsNotFound(pm.status())) continue;
     if (!pm.ok()) return pm.status();
     r.partitions[p.path] = *pm;
+  }
+  if (r.properties.layout == TimelineLayout::v2) {
+    r.archived = hudi::read_lsm_timeline(*table.storage, r.properties, hudi::TableLocation::of(table.path),
+                                         hudi::lsm_columns::all);
   }
   return r;
 }
@@ -164,6 +175,41 @@ inline std::string inspect_json(const InspectReport& r) {
     w.end_object();
   }
   w.end_array();
+  w.key("archived_timeline");
+  if (!r.archived) {
+    w.null();
+  } else {
+    const auto folder = hudi::lsm_history_folder(p);
+    w.begin_object();
+    w.key("folder").value(folder.ok() ? *folder : std::string());
+    if (r.archived->ok()) {
+      const hudi::lsm_timeline& a = **r.archived;
+      w.key("version").value(static_cast<std::int64_t>(a.snapshot.version));
+      w.key("files").begin_array();
+      for (const auto& f : a.snapshot.manifest.files) w.value(f.name);
+      w.end_array();
+      w.key("error").null();
+      w.key("instants").begin_array();
+      for (const hudi::lsm_instant& i : a.instants) {
+        w.begin_object();
+        w.key("requested").value(i.instant_time);
+        w.key("completed").value(i.completion_time);
+        w.key("action").value(i.action);
+        w.key("metadata_bytes");
+        i.metadata ? w.value(static_cast<std::uint64_t>(i.metadata->size())) : w.null();
+        w.key("plan_bytes");
+        i.plan ? w.value(static_cast<std::uint64_t>(i.plan->size())) : w.null();
+        w.end_object();
+      }
+      w.end_array();
+    } else {
+      w.key("version").null();
+      w.key("files").begin_array().end_array();
+      w.key("error").value(std::string(message_of(r.archived->status())));
+      w.key("instants").begin_array().end_array();
+    }
+    w.end_object();
+  }
   w.end_object();
   return w.str();
 }
@@ -186,6 +232,16 @@ inline std::string inspect_text(const InspectReport& r) {
     appendln(out, "  {}  {:<17}  {:<13}  {:<9}", i.requested, i.completed ? i.completed->str() : std::string("-"),
              to_string(i.action), to_string(i.state));
   }
+  if (r.archived) {
+    if (r.archived->ok()) {
+      const hudi::lsm_timeline& a = **r.archived;
+      appendln(out, "archived timeline (LSM history): {} instant(s) in {} file(s), snapshot version {}",
+               a.instants.size(), a.snapshot.manifest.files.size(), a.snapshot.version);
+    } else {
+      appendln(out, "archived timeline (LSM history): cannot be read: {}", message_of(r.archived->status()));
+      appendln(out, "  logs of archived deltacommits keep an uncertain slice until it can be read");
+    }
+  }
   out += '\n';
   appendln(out, "partitions: {}", v.partitions().size());
   for (const Partition& part : v.partitions()) {
@@ -207,8 +263,9 @@ inline std::string inspect_text(const InspectReport& r) {
                  s.log_count ? fmt::format(", {} log file(s)", s.log_count) : "");
         for (auto f : v.logs_of(s)) {
           appendln(out, "        log {}{}", v.file_name(f),
-                   v.completion_unknown(f) ? "  (uncertain slice: its deltacommit is archived and its completion "
-                                             "time unknown; kept until every slice it may belong to goes)"
+                   v.completion_unknown(f) ? "  (uncertain slice: its deltacommit is archived and the LSM history "
+                                             "gives no completion time for it; kept until every slice it may belong "
+                                             "to goes)"
                                            : "");
         }
       }

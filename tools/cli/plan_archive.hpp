@@ -4,7 +4,7 @@
 // of the active timeline now, under a user's hoodie.keep.* / hoodie.archive.*
 // keys (and the cleaner's, which raise the keep counts), and for every
 // instant the count rule alone would archive but that stays, why. Read-only:
-// `lakegc archive --execute` (archive.hpp) carries the plan out on layout 1.
+// `lakegc archive --execute` (archive.hpp) carries the plan out.
 //
 // Besides the timeline it reads what Hudi's archiver reads: the last
 // completed clean's plan (`.clean.requested`), the metadata table's timeline
@@ -43,14 +43,15 @@ inline constexpr std::string_view kPlanArchiveHelp =
 Plans Hudi's timeline archival and prints the instants it would move out of the
 active timeline now, the keep counts after the cleaner's adjustment, the bounds
 in force, and every instant the count rule alone would archive but that stays,
-with the reason. Nothing is changed (`lakegc archive --execute` archives on
-layout-1 tables).
+with the reason. Nothing is changed (`lakegc archive --execute` archives).
 
 The settings come from Hudi's keys, as you pass them to Spark:
   hoodie.keep.min.commits=20, hoodie.keep.max.commits=30
   hoodie.archive.beyond.savepoint=false
   hoodie.archive.limit.instants, hoodie.archive.block.on.latest.clean.ectr (layout 1)
-  hoodie.commits.archival.batch=10 (writing only)
+  hoodie.commits.archival.batch=10 (layout 1, writing only)
+  hoodie.timeline.compaction.batch.size=10, hoodie.timeline.compaction.target.file.max.bytes,
+  hoodie.timeline.manifest.retained.versions=3 (layout 2's LSM history, writing only)
   hoodie.compact.inline.trigger.strategy=NUM_COMMITS, hoodie.compact.inline.max.delta.commits=5
   hoodie.metadata.enable=true, hoodie.table.services.enabled=true
   hoodie.clean.policy and its retained count (archival keeps what the cleaner needs)
@@ -74,6 +75,23 @@ struct ArchiveReport {
 };
 
 namespace detail {
+
+/// `"archived": [{"requested", "action", "state"}]` (the plan's) and
+/// `"resumed": ["<instant>"]`, as both layouts' `archive --execute --json` write them.
+inline void write_archived_and_resumed(json_writer& j, const ArchivePlan& plan, const std::vector<Instant>& resumed) {
+  j.key("archived").begin_array();
+  for (const Instant& i : plan.archived) {
+    j.begin_object();
+    j.key("requested").value(i.requested.str());
+    j.key("action").value(to_string(i.action));
+    j.key("state").value(to_string(i.state));
+    j.end_object();
+  }
+  j.end_array();
+  j.key("resumed").begin_array();
+  for (const Instant& i : resumed) j.value(i.requested.str());
+  j.end_array();
+}
 
 // The metadata table's latest completed compaction
 // (HoodieBackedTableMetadata.getLatestCompactionTime: the last completed

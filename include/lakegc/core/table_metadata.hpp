@@ -93,6 +93,9 @@ struct TableMetadata {
   /// completion_unknown) and is kept until every slice it could belong to
   /// goes.
   std::map<InstantTime, InstantTime> archived_completions;
+  /// Why the table's archive could not be read, when it could not (then
+  /// archived_completions is empty and such logs keep their uncertain slice).
+  std::optional<std::string> archive_unreadable;
 };
 
 }  // namespace lakegc

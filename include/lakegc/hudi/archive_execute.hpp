@@ -446,7 +446,8 @@ template <ReadableStorage S>
                                                                   const std::vector<Instant>& archived) {
   if (props.layout != TimelineLayout::v1) {
     return absl::FailedPreconditionError(
-        "layout 2 archives into the LSM history (parquet files), which lakegc does not write");
+        "layout 2 archives into the LSM history, which hudi/archive_execute_lsm.hpp writes; this is layout 1's "
+        "archive log");
   }
   LAKEGC_ASSIGN_OR_RETURN(std::vector<TimelineFile> files, list_timeline_files(storage, props, loc));
   using key = std::tuple<InstantTime, Action>;

@@ -164,7 +164,8 @@ template <Storage S>
 [[nodiscard]] StatusOr<archived_timeline> read_archived_timeline(S& storage, const TableProperties& props) {
   if (props.layout != TimelineLayout::v1) {
     return absl::FailedPreconditionError(
-        "the archived timeline of layout 2 is an LSM history of parquet files, which this reader does not read");
+        "the archived timeline of layout 2 is the LSM history (hudi/lsm_timeline.hpp reads it); this reads layout "
+        "1's archive log");
   }
   LAKEGC_ASSIGN_OR_RETURN(std::string dir, detail::archive_folder(props));
   LAKEGC_ASSIGN_OR_RETURN(const auto files, detail::list_archive_files(storage, dir));

@@ -87,6 +87,29 @@ class byte_cursor {
   std::size_t pos_ = 0;
 };
 
+/// An unsigned LEB128 varint (at most 10 bytes), as protocol buffers and
+/// Thrift's compact protocol write them.
+[[nodiscard]] inline Status read_uvarint(byte_cursor& in, std::uint64_t& out, std::string_view what) {
+  const std::size_t start = in.offset();
+  out = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    std::uint8_t b = 0;
+    LAKEGC_RETURN_IF_ERROR(in.read_u8(b, what));
+    out |= static_cast<std::uint64_t>(b & 0x7fU) << shift;
+    if ((b & 0x80U) == 0) return Status();
+  }
+  return absl::DataLossError(fmt::format("invalid varint at byte {} reading {}", start, what));
+}
+
+/// Appends an unsigned LEB128 varint.
+inline void put_uvarint(std::string& out, std::uint64_t v) {
+  while (v >= 0x80) {
+    out += static_cast<char>((v & 0x7fU) | 0x80U);
+    v >>= 7;
+  }
+  out += static_cast<char>(v);
+}
+
 /// Appends big-endian integers, as Java's DataOutput writes them.
 template <class T>
 void put_be(std::string& out, T value) {

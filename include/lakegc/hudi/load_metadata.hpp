@@ -9,7 +9,13 @@
 //   pending compaction / log compaction plan        -> pending_compactions
 //   newest completed clean                          -> last_completed_clean
 //
-// plus the heartbeats and markers of writes in flight. Files lakegc does not
+// plus the heartbeats and markers of writes in flight, and, in layout 2, the
+// completion times of archived write instants from the LSM history
+// (hudi/lsm_timeline.hpp: instant times, completion times and actions
+// only): Hudi's view attaches a log of an archived deltacommit by them. An
+// LSM history lakegc cannot read is no error: archive_unreadable says why,
+// and such logs keep their uncertain slice (kept until every slice they may
+// belong to goes). Files lakegc does not
 // depend on (in-flight copies, rollback and restore plans, indexing) are
 // still checked to be empty, JSON or a readable Avro container: a damaged
 // timeline is an error naming the file, never an empty answer, because an
@@ -31,6 +37,7 @@
 #include "lakegc/core/table_metadata.hpp"
 #include "lakegc/hudi/avro_reader.hpp"
 #include "lakegc/hudi/in_flight.hpp"
+#include "lakegc/hudi/lsm_timeline.hpp"
 #include "lakegc/hudi/metadata_codec.hpp"
 #include "lakegc/hudi/rollback_records.hpp"
 #include "lakegc/hudi/table_location.hpp"
@@ -126,6 +133,29 @@ inline CommitInfo commit_info_of(CommitMetadata&& m) {
     for (auto& id : ids) info.replaced.push_back({partition, std::move(id)});
   }
   return info;
+}
+
+/// The completion times of the archived write instants of a layout-2 table
+/// (TableMetadata::archived_completions), or why they cannot be read.
+template <class S>
+[[nodiscard]] StatusOr<std::map<InstantTime, InstantTime>> archived_write_completions(S& storage,
+                                                                                      const TableProperties& props,
+                                                                                      const TableLocation& table) {
+  LAKEGC_ASSIGN_OR_RETURN(lsm_timeline lsm, read_lsm_timeline(storage, props, table, lsm_columns::times_and_actions));
+  std::map<InstantTime, InstantTime> out;
+  for (const lsm_instant& i : lsm.instants) {
+    auto action = parse_action(i.action);
+    if (!action.ok() || !is_write_action(*action)) continue;
+    auto requested = InstantTime::parse(i.instant_time);
+    auto completed = InstantTime::parse(i.completion_or_instant_time());
+    if (!requested.ok() || !completed.ok()) {
+      return absl::DataLossError(fmt::format("{}: archived instant '{}' completed '{}': not instant times",
+                                             table.display(lsm.snapshot.folder), i.instant_time,
+                                             i.completion_or_instant_time()));
+    }
+    out.emplace(*requested, *completed);
+  }
+  return out;
 }
 
 }  // namespace detail
@@ -248,6 +278,14 @@ template <ReadableStorage S>
   if (last_clean) {
     LAKEGC_ASSIGN_OR_RETURN(md.last_completed_clean,
                             read_clean_record(storage, table, last_clean->first, last_clean->second));
+  }
+  if (props.layout == TimelineLayout::v2) {
+    auto archived = detail::archived_write_completions(storage, props, table);
+    if (archived.ok()) {
+      md.archived_completions = std::move(*archived);
+    } else {
+      md.archive_unreadable = std::string(message_of(archived.status()));
+    }
   }
   return md;
 }

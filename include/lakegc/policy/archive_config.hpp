@@ -18,6 +18,11 @@
 //   hoodie.compact.inline.max.delta.commits      5
 //   hoodie.clean.* / hoodie.cleaner.*            the cleaner's policy and retained count: archival
 //                                                keeps what the cleaner still needs (ArchivalUtils)
+//   hoodie.timeline.compaction.batch.size        10 (layout 2: LSM files per compaction; writing only)
+//   hoodie.timeline.compaction.target.file.max.bytes  1048576000 (layout 2: writing only)
+//   hoodie.timeline.manifest.retained.versions   3 (layout 2: LSM snapshots kept; writing only;
+//                                                below 1 refused: Hudi's clean would then delete
+//                                                the whole archived timeline)
 //
 // Hudi checks hoodie.keep.max.commits > hoodie.keep.min.commits only under
 // KEEP_LATEST_COMMITS (HoodieWriteConfig.validate); lakegc refuses the same
@@ -90,6 +95,9 @@ struct ArchiveSettings {
   CleanerPolicyKind cleaner_policy = CleanerPolicyKind::keep_latest_commits;
   std::uint32_t cleaner_commits_retained = 10;
   std::uint32_t cleaner_hours_retained = 24;
+  std::int32_t timeline_compaction_batch = 10;
+  std::int64_t timeline_compaction_max_bytes = 1048576000;
+  std::int32_t timeline_manifest_retained_versions = 3;
 };
 
 namespace config {
@@ -157,6 +165,17 @@ inline const std::set<std::string>& known_archive_keys() {
   LAKEGC_RETURN_IF_ERROR(java_int("hoodie.commits.archival.batch", s.archival_batch, 1, "a whole number >= 1"));
   LAKEGC_RETURN_IF_ERROR(java_int("hoodie.compact.inline.max.delta.commits", s.compaction_max_delta_commits, 1,
                                   "a whole number >= 1 (Hudi's MOR compaction window fails on 0 or less)"));
+  LAKEGC_RETURN_IF_ERROR(java_int("hoodie.timeline.compaction.batch.size", s.timeline_compaction_batch, int_min,
+                                  "a whole number (a Java int)"));
+  LAKEGC_RETURN_IF_ERROR(java_int("hoodie.timeline.manifest.retained.versions", s.timeline_manifest_retained_versions,
+                                  1,
+                                  "a whole number >= 1 (with 0 Hudi's LSM clean deletes the whole archived timeline)"));
+  if (auto kv = keys.get("hoodie.timeline.compaction.target.file.max.bytes")) {
+    LAKEGC_ASSIGN_OR_RETURN(
+        s.timeline_compaction_max_bytes,
+        detail::parse_int(*kv, std::numeric_limits<std::int64_t>::min(), "a whole number (a Java long)",
+                          std::numeric_limits<std::int64_t>::max()));
+  }
   if (auto kv = keys.get("hoodie.archive.limit.instants")) {
     LAKEGC_ASSIGN_OR_RETURN(s.limit_instants,
                             detail::parse_int(*kv, 0,

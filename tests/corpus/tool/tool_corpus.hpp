@@ -116,6 +116,15 @@ inline tool_result run_tool_env(const std::vector<std::string>& env, const std::
 /// Runs `lakegc args...` and captures its exit code, stdout and stderr.
 inline tool_result run_tool(const std::vector<std::string>& args) { return run_tool_env({}, args); }
 
+/// `lakegc inspect --json`'s partitions of the table at `root`, minified: a
+/// view to compare before and after a command that must not change it.
+inline std::string inspect_partitions(const std::filesystem::path& root) {
+  const tool_result v = run_tool({"inspect", root.string(), "--json"});
+  REQUIRE_MESSAGE(v.code == 0, v.err);
+  json_doc d(v.out);
+  return simdjson::minify(d.root["partitions"]);
+}
+
 /// Every file below `root`, relative to it.
 inline std::set<std::string> files_under(const std::filesystem::path& root) {
   std::set<std::string> out;

@@ -5,7 +5,10 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <initializer_list>
+#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -17,11 +20,30 @@ namespace lakegc::hudi::testing {
 
 inline std::string to_string(const absl::Status& s) { return std::string(lakegc::message_of(s)); }
 
-/// REQUIRE that a StatusOr is OK, printing the status when it is not.
-#define HUDI_REQUIRE_OK(expr)                                                            \
-  do {                                                                                   \
-    const auto& hudi_r_ = (expr);                                                        \
-    REQUIRE_MESSAGE(hudi_r_.ok(), ::lakegc::hudi::testing::to_string(hudi_r_.status())); \
+/// A file of the source tree read whole (REQUIRE that it exists).
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  REQUIRE_MESSAGE(in, p.string());
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// LSM timeline data files Hudi 1.2.0 wrote in the interop suite: one of
+/// layer 0 (4 rows, dictionary pages), one compacted to layer 2 (44 rows).
+inline const std::filesystem::path kLsmData = std::filesystem::path(LAKEGC_SOURCE_ROOT) / "tests/unit/hudi/data/lsm";
+inline constexpr const char* kLsmLayer0 = "20261203065140290_20261203082443958_0.parquet";
+inline constexpr const char* kLsmLayer2 = "20261203065140290_20261203185057327_2.parquet";
+
+inline const absl::Status& status_of(const absl::Status& s) { return s; }
+template <class T>
+const absl::Status& status_of(const absl::StatusOr<T>& s) {
+  return s.status();
+}
+
+/// REQUIRE that a Status or StatusOr is OK, printing the status when it is not.
+#define HUDI_REQUIRE_OK(expr)                                                                                       \
+  do {                                                                                                              \
+    const auto& hudi_r_ = (expr);                                                                                   \
+    REQUIRE_MESSAGE(hudi_r_.ok(), ::lakegc::hudi::testing::to_string(::lakegc::hudi::testing::status_of(hudi_r_))); \
   } while (false)
 
 /// An Avro long, zig-zag varint encoded.

@@ -24,15 +24,7 @@ namespace lakegc::hudi::hfile::protobuf {
 
 /// An unsigned varint (at most 10 bytes).
 [[nodiscard]] inline Status read_varint(byte_cursor& in, std::uint64_t& out, std::string_view what) {
-  const std::size_t start = in.offset();
-  out = 0;
-  for (int shift = 0; shift < 64; shift += 7) {
-    std::uint8_t b = 0;
-    LAKEGC_RETURN_IF_ERROR(in.read_u8(b, what));
-    out |= static_cast<std::uint64_t>(b & 0x7fU) << shift;
-    if ((b & 0x80U) == 0) return Status();
-  }
-  return absl::DataLossError(fmt::format("invalid varint at byte {} reading {}", start, what));
+  return read_uvarint(in, out, what);
 }
 
 /// A length-delimited byte string.

@@ -57,13 +57,7 @@ namespace detail {
 inline constexpr std::string_view comparator_class = "org.apache.hudi.io.storage.HoodieHBaseKVComparator";
 inline constexpr std::int32_t bytes_per_checksum = 16 * 1024;
 
-inline void put_varint(std::string& out, std::uint64_t v) {
-  while (v >= 0x80) {
-    out += static_cast<char>((v & 0x7f) | 0x80);
-    v >>= 7;
-  }
-  out += static_cast<char>(v);
-}
+inline void put_varint(std::string& out, std::uint64_t v) { put_uvarint(out, v); }
 
 inline void put_pb_varint(std::string& out, int field, std::uint64_t v) {
   put_varint(out, static_cast<std::uint64_t>(field) << 3);
@@ -91,25 +85,6 @@ inline void put_hadoop_vint(std::string& out, std::int64_t v) {
   out += static_cast<char>(len);
   const int bytes = len < -120 ? -(len + 120) : -(len + 112);
   for (int i = bytes; i > 0; --i) out += static_cast<char>((v >> ((i - 1) * 8)) & 0xff);
-}
-
-/// Standard gzip, as Hadoop's GzipCodec writes it (read back by gunzip).
-[[nodiscard]] inline StatusOr<std::string> gzip(std::string_view data) {
-  z_stream z{};
-  if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-    return absl::InternalError("zlib: deflateInit2 failed");
-  }
-  std::string out(deflateBound(&z, static_cast<uLong>(data.size())) + 32, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  z.avail_in = static_cast<uInt>(data.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  const int rc = deflate(&z, Z_FINISH);
-  const std::size_t produced = out.size() - z.avail_out;
-  deflateEnd(&z);
-  if (rc != Z_STREAM_END) return absl::InternalError("zlib: deflate did not finish");
-  out.resize(produced);
-  return out;
 }
 
 /// A block: header, payload (compressed), NULL checksums.

@@ -31,6 +31,8 @@ import org.apache.spark.sql.types.StructField;
  * compaction every 2 delta commits on MOR). Must succeed on any table lakegc
  * has acted on. With --occ it writes as the writers of a multi-writer table
  * (generate's OCC tables) do: OCC, LAZY rollback of failed writes.
+ * --conf K=V (repeatable) overrides the writer's options, e.g. archival
+ * keep counts low enough that Hudi's own archiver runs on each write.
  */
 final class Continue {
   private Continue() {}
@@ -48,6 +50,7 @@ final class Continue {
       opts.put("hoodie.compact.inline", "true");
       opts.put("hoodie.compact.inline.max.delta.commits", "2");
     }
+    opts.putAll(a.confs());
     ObjectNode out = Json.obj();
     Set<String> before = keys(mc);
     String schema = new TableSchemaResolver(mc).getTableSchema(false).toString();

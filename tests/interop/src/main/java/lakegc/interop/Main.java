@@ -27,15 +27,15 @@ public final class Main {
       "  view DIR [--as-of T] [--listing storage|metadata]",
       "  plan-clean DIR [--conf K=V ...] [--now T]",
       "  plan-ttl DIR [--conf K=V ...] [--now T]",
-      "  plan-archive DIR [--conf K=V ...]",
-      "  archived-timeline DIR   a layout-1 table's active and archived instants as Hudi loads them",
+      "  plan-archive DIR [--conf K=V ...] [--keep-copy DIR2]",
+      "  archived-timeline DIR   a table's active and archived instants as Hudi loads them (layout 2: the LSM history record by record)",
       "  bench-clean DIR [--conf K=V ...] [--now T] [--repeat N]   plan-clean in place, timed (benchmark)",
       "  clean-run DIR [--conf K=V ...] [--now T]   Hudi's own clean, in place (write client, inline config)",
       "  index-state DIR --files FILE   column stats and bloom filters the metadata table holds for the files",
       "                                 FILE lists (JSON array of paths relative to DIR), and the columns Hudi's clean uses",
       "  baseline DIR",
       "  verify DIR --baseline FILE [--promised T1,T2,...]",
-      "  continue DIR --commits N [--occ]",
+      "  continue DIR --commits N [--occ] [--conf K=V ...]",
       "  batch FILE|-      one command per line (a JSON array of arguments, or words);",
       "                    prints one JSON object per line: {\"args\", \"exit\", \"result\"|\"error\", \"ms\"}",
       "");
@@ -118,7 +118,7 @@ public final class Main {
         return Plans.ttl(new Args(cmd, rest, Set.of("--conf", "--now"), Set.of()));
       case "ttl-run", "ttl-plans", "replace-metadata", "snapshot-partitions": return Ttl.dispatch(cmd, rest);
       case "plan-archive":
-        return Plans.archive(new Args(cmd, rest, Set.of("--conf"), Set.of()));
+        return Plans.archive(new Args(cmd, rest, Set.of("--conf", "--keep-copy"), Set.of()));
       case "archived-timeline":
         return Archived.run(new Args(cmd, rest, Set.of(), Set.of()));
       case "clean-run":
@@ -130,7 +130,7 @@ public final class Main {
       case "verify":
         return Baseline.verify(new Args(cmd, rest, Set.of("--baseline", "--promised"), Set.of()));
       case "continue":
-        return Continue.run(new Args(cmd, rest, Set.of("--commits"), Set.of("--occ")));
+        return Continue.run(new Args(cmd, rest, Set.of("--commits", "--conf"), Set.of("--occ")));
       case "clock":  // diagnostics: is the clock agent installed?
         ObjectNode o = Json.obj();
         o.put("agent", Clock.patched());

@@ -158,7 +158,10 @@ final class Plans {
 
   static ObjectNode archive(Args a) throws Exception {
     String dir = Tables.check(a.table());
-    Path copy = Tables.copy(dir);
+    // --keep-copy DIR: archive a copy made there and leave it (to read the
+    // table as Hudi's own archival left it).
+    String keep = a.last("--keep-copy");
+    Path copy = keep != null ? Tables.copy(dir, Path.of(keep)) : Tables.copy(dir);
     String base = copy.toString();
     try {
       HoodieTableMetaClient mc = Env.metaClient(base);
@@ -184,9 +187,17 @@ final class Plans {
         n.put("state", i.getState().name().toLowerCase());
       }
       out.put("active_kept", kept);
+      // Layout 2: the LSM history Hudi's archiver left, record by record
+      // (archived-timeline's "lsm"), to compare with what lakegc writes.
+      HoodieTableMetaClient after2 = Env.metaClient(base);
+      if (after2.getTimelineLayoutVersion().getVersion() >= 2) {
+        ObjectNode lsm = Json.obj();
+        Archived.lsm(after2, lsm);
+        out.set("lsm", lsm.get("lsm"));
+      }
       return out;
     } finally {
-      Tables.delete(copy);
+      if (keep == null) Tables.delete(copy);
     }
   }
 

@@ -171,9 +171,14 @@ final class Tables {
   static Path copy(String dir) {
     Path src = Path.of(dir);
     Path root = Path.of(System.getProperty("java.io.tmpdir"), "lakegc-interop-copies");
-    Path dst = root.resolve(src.getFileName() + "-" + ProcessHandle.current().pid() + "-" + COPIES.incrementAndGet());
+    return copy(dir, root.resolve(src.getFileName() + "-" + ProcessHandle.current().pid() + "-" + COPIES.incrementAndGet()));
+  }
+
+  /** A copy of table `dir` at `dst` (replaced if it exists). */
+  static Path copy(String dir, Path dst) {
+    Path src = Path.of(dir);
     try {
-      Files.createDirectories(root);
+      Files.createDirectories(dst.getParent());
       if (Files.exists(dst)) delete(dst);
       Files.walkFileTree(src, new SimpleFileVisitor<>() {
         @Override
