@@ -105,10 +105,7 @@ inline std::string archive_execution_text(const std::vector<Instant>& resumed, c
              e.entries_already_archived == 0
                  ? std::string()
                  : fmt::format(" ({} already in the archive from an earlier run)", e.entries_already_archived));
-    for (const std::string& m : e.markers_deleted) appendln(out, "  markers deleted: {}", m);
-    appendln(out,
-             "deleted from the active timeline ({} file(s), pending states first):", e.instant_files_deleted.size());
-    for (const std::string& f : e.instant_files_deleted) appendln(out, "  {}", f);
+    append_active_deletions(out, e.markers_deleted, e.instant_files_deleted);
   }
   appendln(out, "lock: {}", lock);
   return out;

@@ -58,10 +58,7 @@ inline std::string lsm_execution_text(const std::vector<Instant>& resumed, const
       appendln(out, "  data file {}{}", *l.data_file,
                l.data_file_already_committed ? " (already in the latest manifest)" : "");
     }
-    for (const std::string& m : e.markers_deleted) appendln(out, "  markers deleted: {}", m);
-    appendln(out,
-             "deleted from the active timeline ({} file(s), pending states first):", e.instant_files_deleted.size());
-    for (const std::string& f : e.instant_files_deleted) appendln(out, "  {}", f);
+    append_active_deletions(out, e.markers_deleted, e.instant_files_deleted);
   }
   for (const auto& c : l.compactions) {
     appendln(out, "LSM compaction: {} file(s) -> {}", c.sources.size(), c.target);

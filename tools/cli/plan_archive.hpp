@@ -76,6 +76,15 @@ struct ArchiveReport {
 
 namespace detail {
 
+/// The active-timeline side of an executed archival, as both layouts'
+/// `archive --execute` print it: markers removed, then the instant files.
+inline void append_active_deletions(std::string& out, const std::vector<std::string>& markers_deleted,
+                                    const std::vector<std::string>& instant_files_deleted) {
+  for (const std::string& m : markers_deleted) appendln(out, "  markers deleted: {}", m);
+  appendln(out, "deleted from the active timeline ({} file(s), pending states first):", instant_files_deleted.size());
+  for (const std::string& f : instant_files_deleted) appendln(out, "  {}", f);
+}
+
 /// `"archived": [{"requested", "action", "state"}]` (the plan's) and
 /// `"resumed": ["<instant>"]`, as both layouts' `archive --execute --json` write them.
 inline void write_archived_and_resumed(json_writer& j, const ArchivePlan& plan, const std::vector<Instant>& resumed) {
