@@ -12,6 +12,10 @@
 // files Hudi 1.2.0 wrote in tests/unit/hudi/data/lsm/ (meson passes the
 // folder), and fuzz/corpus/lsm_timeline/ (a manifest, a lakegc-written file).
 #include "../target.hpp"
+
+#include <algorithm>
+#include <array>
+
 #include <fmt/format.h>
 
 #include "lakegc/hudi/lsm_instant.hpp"
@@ -37,6 +41,23 @@ lakegc::Status manifest_input(std::string_view data) {
   if (!back.ok()) lakegc::fuzz::fail("a manifest lakegc formatted does not parse: {}", back.status().ToString());
   if (!(*back == *m)) lakegc::fuzz::fail("a manifest formatted reads back otherwise");
   return lakegc::Status();
+}
+
+// True when the file's schema has a column the LSM decoder does not read:
+// a projection legitimately skips that column's pages, so only then may the
+// decoder accept a file the full read refuses. The schema comes from a read
+// projecting onto a name no column has (footer and chunk metadata only).
+bool has_unread_columns(std::string_view data) {
+  parquet::read_options structure_only;
+  structure_only.columns = {std::string(1, '\0')};
+  auto f = parquet::read_file(data, "fuzz.parquet", structure_only);
+  if (!f.ok()) lakegc::fuzz::fail("the footer the LSM decoder accepted does not read: {}", f.status().ToString());
+  constexpr std::array<std::string_view, 6> lsm = {"instantTime", "completionTime", "action",
+                                                   "metadata",    "plan",           "version"};
+  for (std::size_t i = 1; i < f->meta.schema.size(); ++i) {
+    if (std::find(lsm.begin(), lsm.end(), f->meta.schema[i].name) == lsm.end()) return true;
+  }
+  return false;
 }
 
 void columns_round_trip(const parquet::file_contents& f) {
@@ -66,7 +87,9 @@ LAKEGC_FUZZ_TARGET(lsm_timeline) {
   if (flat.ok()) columns_round_trip(*flat);
   auto records = hudi::decode_lsm_file(data, "fuzz.parquet");
   if (!records.ok()) return records.status();
-  if (!flat.ok()) lakegc::fuzz::fail("LSM records decode from a file the Parquet reader refuses");
+  if (!flat.ok() && !has_unread_columns(data)) {
+    lakegc::fuzz::fail("LSM records decode from a file the Parquet reader refuses: {}", flat.status().ToString());
+  }
   auto encoded = hudi::encode_lsm_file(*records);
   if (!encoded.ok()) lakegc::fuzz::fail("records read do not encode: {}", encoded.status().ToString());
   auto back = hudi::decode_lsm_file(*encoded, "encoded.parquet");

@@ -359,20 +359,27 @@ class chunk_reader {
       return absl::DataLossError(
           fmt::format("{}: row group {} of {} rows in a file of {}", where, g, rg.num_rows, m.num_rows));
     }
-    for (std::size_t k = 0; k < wanted.size(); ++k) {
-      const std::size_t leaf = wanted[k] - 1;
+    // Every chunk's metadata must match its schema column, read or not: a
+    // projection must not accept a file whose schema and chunks disagree
+    // (a renamed schema column would otherwise read as an absent one).
+    for (std::size_t leaf = 0; leaf < leaves; ++leaf) {
       const column_chunk& cc = rg.columns[leaf];
-      const std::string chunk_where = fmt::format("{}: column '{}', row group {}", where, out.columns[k].name, g);
+      const schema_element& e = m.schema[leaf + 1];
+      const std::string chunk_where = fmt::format("{}: column '{}', row group {}", where, e.name, g);
       if (cc.file_path)
         return detail::outside(chunk_where, fmt::format("a column chunk in another file ({})", *cc.file_path));
       if (!cc.meta) return absl::DataLossError(fmt::format("{}: no column metadata", chunk_where));
-      if (cc.meta->type != *m.schema[wanted[k]].type) {
+      if (cc.meta->type != *e.type) {
         return absl::DataLossError(fmt::format("{}: chunk type {} where the schema says {}", chunk_where,
-                                               physical_name(cc.meta->type), physical_name(*m.schema[wanted[k]].type)));
+                                               physical_name(cc.meta->type), physical_name(*e.type)));
       }
-      if (cc.meta->path.size() != 1 || cc.meta->path[0] != out.columns[k].name) {
+      if (cc.meta->path.size() != 1 || cc.meta->path[0] != e.name) {
         return absl::DataLossError(fmt::format("{}: the chunk's path is not the column's", chunk_where));
       }
+    }
+    for (std::size_t k = 0; k < wanted.size(); ++k) {
+      const column_chunk& cc = rg.columns[wanted[k] - 1];
+      const std::string chunk_where = fmt::format("{}: column '{}', row group {}", where, out.columns[k].name, g);
       detail::chunk_reader r(file, *cc.meta, out.columns[k], chunk_where);
       LAKEGC_RETURN_IF_ERROR(r.read(rg.num_rows));
     }
