@@ -129,9 +129,17 @@ class memory_storage {
       if (limit && visited == *limit) break;
       cur.assign(path);
       const object& o = it->second;
+      const std::uint64_t erasures_before = erasures_;
       visit(FileEntry{cur, o.size, o.mtime_ms});
       ++visited;
-      it = files_.upper_bound(cur);
+      // A std::map iterator survives insertions, so only an erasure by the
+      // visitor forces the search (the simulator lists on every step, and
+      // the search was a fifth of its time).
+      if (erasures_ == erasures_before) {
+        ++it;
+      } else {
+        it = files_.upper_bound(cur);
+      }
     }
     return Status();
   }
@@ -343,11 +351,13 @@ class memory_storage {
     if (it == files_.end()) return absent("remove", path);
     total_bytes_ -= it->second.size;
     files_.erase(it);
+    ++erasures_;
     mutated();
     return Status();
   }
 
   file_map files_;
+  std::uint64_t erasures_ = 0;  // files erased so far: list() re-seeks after one
   clock_fn now_ms_;
   std::int64_t counter_ = 0;
   std::uint64_t total_bytes_ = 0;
