@@ -272,7 +272,10 @@ class TableViewBuilder {
   /// The builder keeps `name` as a view (every file of every commit passes
   /// here: copying each name was a quarter of load_view), so its text must
   /// outlive build(); load_view passes the metadata's names.
-  void add_committed_file(std::string_view name) { committed_names_.emplace(name); }
+  /// The names are only kept here; they are hashed the first time two base
+  /// files of a group share an instant (rare), not once per load: hashing
+  /// every committed name was a quarter of load_view.
+  void add_committed_file(std::string_view name) { committed_names_to_index_.push_back(name); }
 
   std::size_t skipped_files() const noexcept { return skipped_; }
 
@@ -402,6 +405,15 @@ class TableViewBuilder {
     return static_cast<std::uint32_t>(files_.size() - 1);
   }
 
+  bool is_committed_name(std::string_view name) {
+    if (!committed_names_to_index_.empty()) {
+      committed_names_.reserve(committed_names_.size() + committed_names_to_index_.size());
+      committed_names_.insert(committed_names_to_index_.begin(), committed_names_to_index_.end());
+      committed_names_to_index_ = {};
+    }
+    return committed_names_.contains(name);
+  }
+
   // Hudi's "committed" test for a slice key (containsOrBeforeTimelineStarts
   // over the write timeline): older than the write timeline's start, a
   // completed write instant, or a pending (log) compaction's slice.
@@ -432,8 +444,8 @@ class TableViewBuilder {
       if (a.instant != b.instant) return a.instant < b.instant;
       // Of two base files at one instant, the one commit metadata names
       // wins; otherwise the first name, deterministically.
-      const bool ca = committed_names_.contains(v.file_name(a.file));
-      const bool cb = committed_names_.contains(v.file_name(b.file));
+      const bool ca = is_committed_name(v.file_name(a.file));
+      const bool cb = is_committed_name(v.file_name(b.file));
       if (ca != cb) return ca;
       return v.file_name(a.file) < v.file_name(b.file);
     });
@@ -539,7 +551,9 @@ class TableViewBuilder {
   std::vector<FileRecord> files_;
   std::string arena_;
   absl::flat_hash_set<std::string> savepointed_;
-  absl::flat_hash_set<std::string_view> committed_names_;  // views: see add_committed_file
+  // Views: see add_committed_file. Indexed into the set on first use.
+  std::vector<std::string_view> committed_names_to_index_;
+  absl::flat_hash_set<std::string_view> committed_names_;
   // Partition -> names a pending write's markers name there.
   absl::flat_hash_map<std::string, absl::flat_hash_set<std::string>> pending_write_files_;
   std::map<InstantTime, InstantTime> archived_completions_;
