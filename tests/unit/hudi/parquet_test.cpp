@@ -338,4 +338,26 @@ TEST_CASE("damage and what lies outside the subset are refused, naming the file"
   refused(with_footer(hudi, m), "at most");
 }
 
+TEST_CASE("a projection refuses a file whose schema and column chunks disagree, in a column it does not read") {
+  // Found by the lsm_timeline fuzzer: a schema column renamed while its chunk
+  // keeps the old path read, through a projection, as an absent column.
+  const std::string hudi = slurp(kData / kLayer0);
+  auto ok = read_file(hudi, "t.parquet");
+  HUDI_REQUIRE_OK(ok);
+  REQUIRE(ok->meta.schema.size() > 2);
+  file_metadata m = ok->meta;
+  const std::string renamed = "%" + m.schema[2].name.substr(1);
+  m.schema[2].name = renamed;
+  const std::string damaged = with_footer(hudi, m);
+  read_options first_column_only;
+  first_column_only.columns = {m.schema[1].name};
+  auto r = read_file(damaged, "t.parquet", first_column_only);
+  REQUIRE_FALSE(r.ok());
+  const std::string msg(message_of(r.status()));
+  CHECK_MESSAGE(msg.find("column '" + renamed + "'") != std::string::npos, msg);
+  CHECK_MESSAGE(msg.find("the chunk's path is not the column's") != std::string::npos, msg);
+  // Undamaged, the same projection reads.
+  CHECK(read_file(hudi, "t.parquet", first_column_only).ok());
+}
+
 }  // namespace lakegc::tests::parquet_test
