@@ -65,7 +65,7 @@
 #include "lakegc/hudi/metadata_table/index_keys.hpp"
 #include "lakegc/hudi/metadata_table/log_records.hpp"
 #include "lakegc/hudi/metadata_table/log_scan.hpp"
-#include "lakegc/hudi/metadata_table/rollback_check.hpp"
+#include "lakegc/hudi/metadata_table/rollback_update.hpp"
 #include "lakegc/hudi/metadata_table/schemas.hpp"
 #include "lakegc/hudi/parquet/column.hpp"
 #include "lakegc/hudi/parquet/compression.hpp"

@@ -6,7 +6,9 @@
 // docs/hudi-rollback.md). Dry run by default.
 #pragma once
 
+#include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <optional>
 #include <span>
 #include <filesystem>
@@ -18,7 +20,7 @@
 #include "args.hpp"
 #include "lakegc/core/json_writer.hpp"
 #include "lakegc/hudi/lock.hpp"
-#include "lakegc/hudi/metadata_table/rollback_check.hpp"
+#include "lakegc/hudi/metadata_table/rollback_update.hpp"
 #include "lakegc/hudi/rollback_service.hpp"
 #include "lakegc/storage/crash_storage.hpp"
 #include "table.hpp"
@@ -48,16 +50,20 @@ than interval x misses (or missing); EAGER every pending write.
 
 The table lock and --no-concurrent-writers: as for `lakegc clean`.
 
-With a metadata table: Hudi writes nothing to it for the rollback of a write
-that never reached it (the usual failed write); a failed write that has a
-metadata-table instant is refused (Hudi rolls that back too; lakegc does not).
+With a metadata table (table version 8 and 9): a failed write that got as far
+as its metadata-table deltacommit has that deltacommit rolled back in the
+metadata table too, as Hudi's metadata writer does: with the same rollback
+instant, listing-based, before the data table's rollback completes. A write
+that never reached it (the usual failed write) leaves it as it is.
 
 Table version 6: a log file of an earlier slice that a failed deltacommit
 appended to is kept (it holds committed blocks too), and its file group gets a
 new log file holding a rollback command block, as Hudi's rollback writes.
 
-Refused (exit 1, nothing changed, the reason named): a failed write with an
-instant in the metadata table, an unreadable metadata table, EAGER rollback of
+Refused (exit 1, nothing changed, the reason named): a metadata-table
+deltacommit of a failed write that completed before the metadata table's latest
+compaction (Hudi refuses it too), one in a table-version-6 metadata table, an
+unreadable metadata table, EAGER rollback of
 a write with completed commits after it and no heartbeat file (Hudi refuses it
 too), a bootstrap table, a table version above 9, a lock it cannot take.
 
@@ -106,6 +112,9 @@ inline std::string text_of(const hudi::RollbackRunReport& r, bool executed, Fail
         out += fmt::format("  keep   {} (a log file it appended to: a rollback block goes after it)\n",
                            join_path(f.partition, f.name));
       }
+      if (r.in_metadata_table.contains(a.instant)) {
+        out += fmt::format("  and its deltacommit {} in the metadata table, rolled back there too\n", a.instant);
+      }
     }
     if (r.pending.empty() && r.plan.rollbacks.empty()) out += "nothing to roll back\n";
   }
@@ -115,6 +124,12 @@ inline std::string text_of(const hudi::RollbackRunReport& r, bool executed, Fail
                        d.tally.files_deleted, d.tally.bytes_deleted, d.tally.files_already_gone);
     for (const hudi::RollbackLogFile& f : d.rollback_log_files) {
       out += fmt::format("  rollback block {}{}\n", f.path, f.reused ? " (written by the interrupted run)" : "");
+    }
+    if (d.metadata_table) {
+      std::size_t files = 0;
+      for (const auto& [p, pm] : d.metadata_table->partition_metadata) files += pm.success_delete_files.size();
+      out += fmt::format("  and in the metadata table: its deltacommit {} rolled back as rollback {} ({} file(s))\n",
+                         d.failed.commit_time, d.metadata_table->start_rollback_time, files);
     }
   }
   if (executed && r.done.empty()) out += "nothing to roll back\n";
@@ -168,6 +183,7 @@ inline std::string json_of(const std::string& table, const hudi::RollbackRunRepo
     j.key("kept_files").begin_array();
     for (const auto& f : a.kept_files) j.value(join_path(f.partition, f.name));
     j.end_array();
+    j.key("in_metadata_table").value(r.in_metadata_table.contains(a.instant));
     j.end_object();
   }
   j.end_array();
@@ -190,6 +206,19 @@ inline std::string json_of(const std::string& table, const hudi::RollbackRunRepo
     j.key("rollback_log_files").begin_array();
     for (const hudi::RollbackLogFile& f : d.rollback_log_files) j.value(f.path);
     j.end_array();
+    // The metadata table's rollback of its deltacommit of the failed write.
+    if (d.metadata_table) {
+      j.key("metadata_table").begin_object();
+      j.key("rollback_instant").value(d.metadata_table->start_rollback_time);
+      j.key("deleted").begin_array();
+      for (const auto& [p, pm] : d.metadata_table->partition_metadata) {
+        for (const auto& f : pm.success_delete_files) j.value(f);
+      }
+      j.end_array();
+      j.end_object();
+    } else {
+      j.key("metadata_table").null();
+    }
     j.end_object();
   }
   j.end_array();
@@ -239,10 +268,30 @@ inline bool has_metadata_table(const Table& table) {
          table.storage->stat(".hoodie/metadata/.hoodie/hoodie.properties").ok();
 }
 
-/// The service's plan, with the one metadata-table rule both commands share:
-/// Hudi writes nothing to the metadata table for the rollback of a write that
-/// never reached it; one that has a metadata-table instant makes the plan a
-/// refusal (Hudi rolls that instant back too, lakegc does not).
+/// Keeps the metadata table in step with every rollback the service makes:
+/// Hudi's finishRollback hands the rollback to the metadata writer, which
+/// rolls back its own deltacommit of the failed write, if it has one
+/// (metadata_table/rollback_update.hpp). `base_path` is the table's
+/// absolute path, which the metadata table's rollback plans carry.
+template <class S>
+void keep_metadata_table_in_step(hudi::RollbackServiceOptions& o, S& storage, const Table& table,
+                                 const std::string& base_path) {
+  if (!has_metadata_table(table)) return;
+  std::function<std::int64_t()> now_ms = o.now_ms;
+  if (!now_ms) {
+    now_ms = [] {
+      return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
+    };
+  }
+  o.metadata_update = [&storage, base_path, now_ms](const InstantTime& failed, const InstantTime& rollback) {
+    return hudi::metadata_table::roll_back_in_metadata_table(storage, base_path, failed, rollback, now_ms);
+  };
+}
+
+/// The service's plan, with the metadata-table check both commands share
+/// (check_rollback_update): where the metadata table's deltacommit of a
+/// failed write cannot be rolled back as Hudi does, the plan is a refusal.
 template <class S>
 [[nodiscard]] StatusOr<hudi::RollbackRunReport> checked_plan(hudi::rollback_service<S>& service, S& storage,
                                                              const Table& table) {
@@ -253,8 +302,11 @@ template <class S>
   for (const auto& [t, plan] : planned->pending) {
     if (auto f = InstantTime::parse(plan.instant_to_rollback->commit_time); f.ok()) failed.push_back(*f);
   }
-  if (Status st = hudi::metadata_table::check_rollback_update(storage, table.path, failed); !st.ok()) {
-    planned->refusal = std::string(message_of(st));
+  auto reached = hudi::metadata_table::check_rollback_update(storage, table.path, failed);
+  if (reached.ok()) {
+    planned->in_metadata_table = std::move(*reached);
+  } else {
+    planned->refusal = std::string(message_of(reached.status()));
   }
   return planned;
 }
@@ -278,6 +330,7 @@ template <class S>
   LAKEGC_ASSIGN_OR_RETURN(auto options, service_options(props, lock, now));
   RollbackBeforeClean out;
   if (options.rollback.policy != FailedWritesPolicy::lazy) return out;
+  keep_metadata_table_in_step(options, storage, table, journal.base_path());
   hudi::rollback_service<S> service(journal, options);
   LAKEGC_ASSIGN_OR_RETURN(auto planned, checked_plan(service, storage, table));
   if (planned.refusal) {
@@ -339,6 +392,7 @@ inline int run_rollback(std::span<const std::string> args) {
   }
   auto o = rollback_cli::service_options(props, lock ? &*lock : nullptr, now);
   if (!o.ok()) return detail::input_error(o.status());
+  rollback_cli::keep_metadata_table_in_step(*o, storage, **table, abs_path);
   hudi::rollback_service<crash_storage<posix_storage>> service(*journal, *o);
   auto planned = rollback_cli::checked_plan(service, storage, **table);
   if (!planned.ok()) return detail::input_error(planned.status());

@@ -31,8 +31,14 @@
 //    the plan's logBlocksToBeDeleted, one request per file group; the
 //    metadata's rollbackLogFiles and logFilesFromFailedCommit).
 //
-// The metadata table: see metadata_table/rollback_check.hpp (the caller
-// checks it). What it will not do (the caller refuses before any change):
+// 5. Rolling back one named instant (rollback_instant): what the metadata
+//    table's write client does when the data table rolls a write back
+//    (metadata_table/rollback_update.hpp): any state, a completed one
+//    un-published first (revertToInflight), the files listed as
+//    ListingBasedRollbackStrategy lists them (table version 8 and later).
+//
+// The metadata table: the caller's metadata_update hook runs where Hudi's
+// finishRollback writes the table metadata (metadata_table/rollback_update.hpp). What it will not do (the caller refuses before any change):
 // EAGER rollback of an instant with completed commits after it and no
 // heartbeat file (Hudi's validateRollbackCommitSequence throws there); a
 // kept log file whose name does not say its file group.
@@ -75,6 +81,15 @@ struct RollbackServiceOptions {
   /// The clock LAZY expiry is judged by and new rollback instants are
   /// taken from (--now, else the wall clock), as for a clean.
   std::int64_t plan_now_ms = 0;
+  /// Delete the failed write's heartbeat file: the data table's
+  /// rollbackFailedWrites does, the metadata table's rollback does not.
+  bool remove_heartbeat = true;
+  /// Hudi's writeTableMetadata step of finishRollback: called under the
+  /// lock once the files are deleted, before the failed instant's own
+  /// files go (failed instant, rollback instant). Returns the metadata
+  /// table's rollback, if it made one.
+  std::function<StatusOr<std::optional<RollbackMetadataRecord>>(const InstantTime&, const InstantTime&)>
+      metadata_update;
 };
 
 /// One rollback carried out (or finished) by this run.
@@ -86,6 +101,9 @@ struct RolledBack {
   DeleteTally tally;
   /// Version 6: the log files holding this rollback's command blocks.
   std::vector<RollbackLogFile> rollback_log_files;
+  /// The metadata table's rollback of its deltacommit at the failed
+  /// instant, where the write had reached it (metadata_update).
+  std::optional<RollbackMetadataRecord> metadata_table;
 };
 
 /// What a run would do (dry run) or did.
@@ -98,6 +116,9 @@ struct RollbackRunReport {
   std::vector<std::pair<InstantTime, std::string>> left_alone;
   /// Why execution must not start, if so (nothing was changed).
   std::optional<std::string> refusal;
+  /// Failed writes whose metadata-table deltacommit is rolled back too
+  /// (filled by the caller that checks the metadata table).
+  std::set<InstantTime> in_metadata_table;
 };
 
 namespace rollback_detail {
@@ -105,6 +126,15 @@ namespace rollback_detail {
 inline std::string pending_instant_file(const TableProperties& p, const InstantTime& t, Action a, State s) {
   if (a == Action::commit && s == State::inflight) return fmt::format("{}/{}.inflight", p.timeline_dir, t);
   return fmt::format("{}/{}.{}.{}", p.timeline_dir, t, to_string(a), s == State::inflight ? "inflight" : "requested");
+}
+
+/// The completed instant's file (`<t>.<action>` in layout 1,
+/// `<t>_<completion>.<action>` in layout 2).
+inline std::string completed_instant_file(const TableProperties& p, const Instant& i) {
+  if (p.layout == TimelineLayout::v1 || !i.completed) {
+    return fmt::format("{}/{}.{}", p.timeline_dir, i.requested, to_string(i.action));
+  }
+  return fmt::format("{}/{}_{}.{}", p.timeline_dir, i.requested, *i.completed, to_string(i.action));
 }
 
 inline std::optional<std::string> file_id_of(std::string_view name) {
@@ -197,31 +227,46 @@ class rollback_service {
     return r;
   }
 
+  /// Rolls back the `action` instant at `instant`, in whatever state, with
+  /// rollback instant `rt`, as the write client's rollback(commit,
+  /// rollbackTime) does for the metadata table: a pending rollback of it is
+  /// finished from its own plan (getPendingRollbackInfo), even where the
+  /// instant's files are already gone (a crash between the two steps of
+  /// ours); otherwise a listing-based plan is requested at `rt` and run. No
+  /// lock is taken here: the caller holds the one that covers the step.
+  /// nullopt when the timeline has neither (nothing to roll back).
+  [[nodiscard]] StatusOr<std::optional<RolledBack>> rollback_instant(const InstantTime& instant, Action action,
+                                                                     const InstantTime& rt) {
+    LAKEGC_ASSIGN_OR_RETURN(TableMetadata md, j_->load());
+    RollbackRunReport pending;
+    LAKEGC_RETURN_IF_ERROR(read_pending_rollbacks(md, pending));
+    for (const auto& [t, plan] : pending.pending) {
+      if (plan.instant_to_rollback->commit_time == instant.str()) {
+        LAKEGC_ASSIGN_OR_RETURN(RolledBack done, run_one(t, plan, /*resumed=*/true));
+        return std::optional<RolledBack>(std::move(done));
+      }
+    }
+    const Instant* target = nullptr;
+    for (const Instant& i : md.timeline.instants()) {
+      if (i.requested == instant && i.action == action) target = &i;
+    }
+    if (target == nullptr) return std::optional<RolledBack>();
+    LAKEGC_ASSIGN_OR_RETURN(RollbackPlanRecord plan, listing_plan(md, *target));
+    const std::string rel = fmt::format("{}/{}.rollback.requested", j_->properties().timeline_dir, rt);
+    LAKEGC_ASSIGN_OR_RETURN(std::string bytes, encode_rollback_plan(plan));
+    LAKEGC_RETURN_IF_ERROR(annotate(j_->storage().write_if_absent(rel, bytes), j_->display(rel)));
+    LAKEGC_ASSIGN_OR_RETURN(RolledBack done, run_one(rt, plan, /*resumed=*/false));
+    return std::optional<RolledBack>(std::move(done));
+  }
+
  private:
   // The report's plan part, shared by plan() and execute().
   [[nodiscard]] Status fill(const TableMetadata& md, RollbackRunReport& r) {
     const TableProperties& p = j_->properties();
+    LAKEGC_RETURN_IF_ERROR(read_pending_rollbacks(md, r));
     std::set<InstantTime> being_rolled_back;
-    for (const Instant* i : md.timeline.pending()) {
-      if (i->action != Action::rollback) continue;
-      const std::string rel = fmt::format("{}/{}.rollback.requested", p.timeline_dir, i->requested);
-      auto bytes = j_->storage().read(rel);
-      if (!bytes.ok()) return annotate(bytes.status(), j_->display(rel));
-      LAKEGC_ASSIGN_OR_RETURN(RollbackPlanRecord plan, decode_rollback_plan(*bytes, j_->display(rel)));
-      if (!plan.instant_to_rollback) {
-        return absl::InvalidArgumentError(fmt::format("{}: the plan names no instantToRollback", j_->display(rel)));
-      }
-      auto action = parse_action(plan.instant_to_rollback->action);
-      if (!action.ok() || !is_commit_action(*action)) {
-        // Compaction and clustering rollbacks belong to their own services.
-        r.left_alone.emplace_back(i->requested,
-                                  fmt::format("a pending rollback of {} {}: left to Hudi's table "
-                                              "services",
-                                              plan.instant_to_rollback->action, plan.instant_to_rollback->commit_time));
-        continue;
-      }
-      if (auto t = InstantTime::parse(plan.instant_to_rollback->commit_time); t.ok()) being_rolled_back.insert(*t);
-      r.pending.emplace_back(i->requested, std::move(plan));
+    for (const auto& [t, plan] : r.pending) {
+      if (auto f = InstantTime::parse(plan.instant_to_rollback->commit_time); f.ok()) being_rolled_back.insert(*f);
     }
     std::optional<TableView> view;
     if (!o_.use_markers) {
@@ -281,6 +326,91 @@ class rollback_service {
         r.left_alone.emplace_back(i->requested,
                                   "a pending replacecommit in layout 1 may be a clustering: left to Hudi");
       }
+    }
+    return Status();
+  }
+
+  // The ListingBasedRollbackStrategy plan (table version 8 and later) for
+  // `i`: a completed instant's files from its commit metadata, a pending
+  // one's from a listing of the table outside `.hoodie`; either way only
+  // the files named with the instant (a base file's instant, a log file's
+  // deltacommit). One request per file, file id and base instant empty; an
+  // instant only requested gets an empty plan.
+  [[nodiscard]] StatusOr<RollbackPlanRecord> listing_plan(const TableMetadata& md, const Instant& i) {
+    const TableProperties& p = j_->properties();
+    RollbackPlanRecord plan;
+    plan.instant_to_rollback = InstantInfo{i.requested.str(), std::string(to_string(i.action))};
+    if (i.state == State::requested) return plan;
+    if (p.version < 8) {
+      return absl::FailedPreconditionError(fmt::format(
+          "{} {}: a listing-based rollback in table version {} appends rollback blocks to the logs it wrote to; "
+          "lakegc does not",
+          to_string(i.action), i.requested, p.version));
+    }
+    // A base file's instant; a log file's deltacommit (version 8 names).
+    auto named_with_instant = [&](std::string_view name) {
+      const auto n = scan_data_file_name(name);
+      return n && n->instant == i.requested;
+    };
+    std::vector<WrittenFile> files;
+    if (auto c = md.commits.find(i.requested); i.is_completed() && c != md.commits.end()) {
+      for (const WrittenFile& f : c->second.files) {
+        if (named_with_instant(f.name)) files.push_back(f);
+      }
+    } else {
+      ListOptions o;
+      o.skip_dir = [](std::string_view d) { return d == ".hoodie" || d.ends_with("/.hoodie"); };
+      LAKEGC_RETURN_IF_ERROR(j_->storage().list(
+          "",
+          [&](const FileEntry& e) {
+            const std::string_view path = e.path;
+            const auto slash = path.rfind('/');
+            const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+            if (named_with_instant(name)) {
+              files.push_back(
+                  WrittenFile{std::string(slash == std::string_view::npos ? std::string_view() : path.substr(0, slash)),
+                              std::string(name), static_cast<std::uint64_t>(e.size)});
+            }
+          },
+          o));
+      std::sort(files.begin(), files.end(), [](const WrittenFile& a, const WrittenFile& b) {
+        return std::tie(a.partition, a.name) < std::tie(b.partition, b.name);
+      });
+    }
+    for (const WrittenFile& f : files) {
+      RollbackRequest q;
+      q.partition_path = f.partition;
+      q.file_id = "";
+      q.latest_base_instant = "";
+      q.files_to_be_deleted = {j_->display(join_path(f.partition, f.name))};
+      plan.requests.push_back(std::move(q));
+    }
+    return plan;
+  }
+
+  // The pending rollbacks of commit actions, each with its plan, into
+  // `r.pending`; those of other actions into `r.left_alone`.
+  [[nodiscard]] Status read_pending_rollbacks(const TableMetadata& md, RollbackRunReport& r) {
+    const TableProperties& p = j_->properties();
+    for (const Instant* i : md.timeline.pending()) {
+      if (i->action != Action::rollback) continue;
+      const std::string rel = fmt::format("{}/{}.rollback.requested", p.timeline_dir, i->requested);
+      auto bytes = j_->storage().read(rel);
+      if (!bytes.ok()) return annotate(bytes.status(), j_->display(rel));
+      LAKEGC_ASSIGN_OR_RETURN(RollbackPlanRecord plan, decode_rollback_plan(*bytes, j_->display(rel)));
+      if (!plan.instant_to_rollback) {
+        return absl::InvalidArgumentError(fmt::format("{}: the plan names no instantToRollback", j_->display(rel)));
+      }
+      auto action = parse_action(plan.instant_to_rollback->action);
+      if (!action.ok() || !is_commit_action(*action)) {
+        // Compaction and clustering rollbacks belong to their own services.
+        r.left_alone.emplace_back(i->requested,
+                                  fmt::format("a pending rollback of {} {}: left to Hudi's table "
+                                              "services",
+                                              plan.instant_to_rollback->action, plan.instant_to_rollback->commit_time));
+        continue;
+      }
+      r.pending.emplace_back(i->requested, std::move(plan));
     }
     return Status();
   }
@@ -346,6 +476,16 @@ class rollback_service {
       return annotate(s, j_->display(inflight));
     }
     const std::int64_t started = o_.now_ms();
+    // Un-publishing a completed instant (revertToInflight, the metadata
+    // table's case) goes first: readers stop seeing it before its files go.
+    {
+      LAKEGC_ASSIGN_OR_RETURN(Timeline tl, j_->load_timeline());
+      for (const Instant& i : tl.instants()) {
+        if (i.requested != failed || i.action != failed_action || !i.is_completed()) continue;
+        const std::string rel = rollback_detail::completed_instant_file(p, i);
+        if (Status rm = st.remove(rel); !rm.ok() && !absl::IsNotFound(rm)) return annotate(rm, j_->display(rel));
+      }
+    }
     RollbackMetadataRecord& m = out.metadata;
     m.start_rollback_time = rt.str();
     m.commits_rollback = {out.failed.commit_time};
@@ -396,11 +536,16 @@ class rollback_service {
     // crash then leaves a pending rollback that the next run finishes,
     // never a completed rollback with leftovers no run would look at.
     LAKEGC_RETURN_IF_ERROR(remove_tree(fmt::format("{}/{}", kMarkerDir, failed)));
-    const std::string hb = fmt::format("{}/{}", kHeartbeatDir, failed);
-    if (Status rm = st.remove(hb); !rm.ok() && !absl::IsNotFound(rm)) return annotate(rm, j_->display(hb));
+    if (o_.remove_heartbeat) {
+      const std::string hb = fmt::format("{}/{}", kHeartbeatDir, failed);
+      if (Status rm = st.remove(hb); !rm.ok() && !absl::IsNotFound(rm)) return annotate(rm, j_->display(hb));
+    }
     {
       TableLockHold hold(o_.lock);
       LAKEGC_RETURN_IF_ERROR(annotate(hold.status(), "taking the table lock to complete a rollback"));
+      if (o_.metadata_update) {
+        LAKEGC_ASSIGN_OR_RETURN(out.metadata_table, o_.metadata_update(failed, rt));
+      }
       for (const State s : {State::inflight, State::requested}) {
         const std::string rel = rollback_detail::pending_instant_file(p, failed, failed_action, s);
         if (Status rm = st.remove(rel); !rm.ok() && !absl::IsNotFound(rm)) return annotate(rm, j_->display(rel));

@@ -3,9 +3,10 @@
 // failed write planted in a copy (its instant requested and inflight, a data
 // file, its CREATE marker, a heartbeat) planned, rolled back in layout 2
 // (v9) and layout 1 (v6) with the instant files Hudi leaves, and on a table
-// with a metadata table the write never reached (which stays as it is); LAZY
-// by heartbeat; the refusals; a crash after every single change finished by
-// the next run.
+// with a metadata table the write never reached (which stays as it is) and
+// one it reached (whose deltacommit there is rolled back too); LAZY by
+// heartbeat; the refusals; a crash after every single change finished by
+// the next run, with and without the metadata table.
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -13,9 +14,12 @@
 #include <map>
 #include <set>
 
+#include "lakegc/hudi/journal.hpp"
 #include "lakegc/hudi/log/command_block.hpp"
+#include "lakegc/hudi/metadata_table/files_partition.hpp"
 #include "lakegc/hudi/log/read_blocks.hpp"
 #include "lakegc/hudi/rollback_records.hpp"
+#include "lakegc/storage/posix_storage.hpp"
 #include "tool_corpus.hpp"
 
 namespace lakegc::tests::rollback_corpus_test {
@@ -494,6 +498,133 @@ TEST_CASE("with a metadata table the write never reached, the rollback leaves th
   CHECK(!fs::exists(p.root / ".hoodie" / "timeline" / (kFailed + ".inflight")));
 }
 
+// The v8 quickstart's last deltacommit, un-published as a crash between its
+// metadata-table deltacommit (completed) and its own completion leaves it,
+// with the markers its writer would have left (an APPEND marker for the one
+// log file it wrote).
+const std::string kReached = "20251220210130911";
+
+fs::path plant_write_that_reached_mdt(const fs::path& root) {
+  fs::remove(root / ".hoodie" / "timeline" / (kReached + "_20251220210131755.deltacommit"));
+  std::size_t marked = 0;
+  for (const auto& f : files_under(root)) {
+    if (f.starts_with(".hoodie/") || f.find(kReached) == std::string::npos) continue;
+    const bool log = fs::path(f).filename().string().starts_with('.');
+    const fs::path m = root / ".hoodie" / ".temp" / kReached / (f + (log ? ".marker.APPEND" : ".marker.CREATE"));
+    fs::create_directories(m.parent_path());
+    spit(m, "");
+    ++marked;
+  }
+  REQUIRE(marked == 1);
+  return root;
+}
+
+std::set<std::string> metadata_table_files(const fs::path& root) {
+  std::set<std::string> out;
+  for (const auto& f : files_under(root)) {
+    if (f.starts_with(".hoodie/metadata/") && !f.starts_with(".hoodie/metadata/.hoodie/")) out.insert(f);
+  }
+  return out;
+}
+
+TEST_CASE("a failed write that reached the metadata table: its deltacommit there is rolled back too, as Hudi does") {
+  temp_dir tmp;
+  const fs::path root = plant_write_that_reached_mdt(fresh_copy(kMdt, tmp.path()));
+  const fs::path mtl = root / ".hoodie" / "metadata" / ".hoodie" / "timeline";
+  std::set<std::string> reached;  // the metadata table's files of the write
+  for (const auto& f : metadata_table_files(root)) {
+    if (f.find(kReached) != std::string::npos) reached.insert(f);
+  }
+  REQUIRE(reached.size() == 4);  // files, partition_stats, two column_stats logs
+
+  const tool_result dry = run_tool(args(root, {"--json"}));
+  REQUIRE_MESSAGE(dry.code == 0, dry.err);
+  CHECK(dry.out.find("\"refusal\": null") != std::string::npos);
+  CHECK(dry.out.find("\"in_metadata_table\": true") != std::string::npos);
+
+  const tool_result r = run_tool(args(root, {"--execute", "--no-concurrent-writers"}));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(r.out.find("rolled back deltacommit " + kReached) != std::string::npos);
+  CHECK(r.out.find("and in the metadata table: its deltacommit " + kReached) != std::string::npos);
+  // Nothing named with the failed instant is left, in either table or
+  // either timeline.
+  for (const auto& f : files_under(root)) CHECK_MESSAGE(f.find(kReached) == std::string::npos, f);
+
+  // The metadata table's rollback has the data table's rollback instant.
+  const std::string data_done = only_file_ending(root / ".hoodie" / "timeline", ".rollback");
+  const std::string rt = data_done.substr(0, data_done.find('_'));
+  const std::string mdt_done = only_file_ending(mtl, ".rollback");
+  CHECK(mdt_done.starts_with(rt + "_"));
+  CHECK(fs::exists(mtl / (rt + ".rollback.requested")));
+  CHECK(fs::exists(mtl / (rt + ".rollback.inflight")));
+  auto plan = hudi::decode_rollback_plan(slurp(mtl / (rt + ".rollback.requested")), "plan");
+  REQUIRE(plan.ok());
+  CHECK(plan->instant_to_rollback->action == "deltacommit");
+  CHECK(plan->requests.size() == 4);
+  for (const auto& q : plan->requests) {
+    CHECK(q.file_id == std::optional<std::string>(""));  // listing-based, as Hudi's
+    REQUIRE(q.files_to_be_deleted.size() == 1);
+    CHECK(q.files_to_be_deleted[0].starts_with((root / ".hoodie" / "metadata").string() + "/"));
+  }
+  auto meta = hudi::decode_rollback_metadata_record(slurp(mtl / mdt_done), mdt_done);
+  REQUIRE(meta.ok());
+  CHECK(meta->commits_rollback == std::vector<std::string>{kReached});
+  std::size_t deleted = 0;
+  for (const auto& [p, pm] : meta->partition_metadata) deleted += pm.success_delete_files.size();
+  CHECK(deleted == 4);
+
+  // What readers list through the metadata table is what is on storage:
+  // without the metadata table's rollback the write's blocks would read as
+  // committed now that its data instant is gone.
+  auto storage = posix_storage::open(root.string());
+  REQUIRE(storage.ok());
+  auto j = hudi::journal<posix_storage>::open(*storage, root.string());
+  REQUIRE(j.ok());
+  const auto state = hudi::metadata_table::files_partition_state(*j);
+  REQUIRE_MESSAGE(state.ok(), std::string(message_of(state.status())));
+  std::set<std::string> listed;
+  for (const auto& [partition, names] : state->files) {
+    for (const auto& [name, size] : names) listed.insert(partition.empty() ? name : partition + "/" + name);
+  }
+  std::set<std::string> on_storage;
+  for (const auto& f : data_files(root)) {
+    if (!f.ends_with(".hoodie_partition_metadata")) on_storage.insert(f);
+  }
+  CHECK(listed == on_storage);
+}
+
+TEST_CASE("with the metadata table too, a crash after any single change is finished by the next run") {
+  temp_dir tmp;
+  const std::string kLock =
+      "hoodie.write.lock.provider=org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider";
+  const fs::path ref = plant_write_that_reached_mdt(fresh_copy(kMdt, tmp.path() / "ref"));
+  REQUIRE(run_tool(args(ref, {"--execute", "--conf", kLock})).code == 0);
+  const auto expected_timeline = timeline_shape(ref);
+  const auto expected_mdt_timeline = timeline_shape(ref / ".hoodie" / "metadata");
+  const auto expected_data = data_files(ref);
+  const auto expected_mdt = metadata_table_files(ref);
+  const std::size_t crashes = crash_after_each_change(
+      [&](std::uint64_t n) {
+        return plant_write_that_reached_mdt(fresh_copy(kMdt, tmp.path() / ("c" + std::to_string(n))));
+      },
+      [&](const fs::path& root, std::vector<std::string> extra) {
+        extra.insert(extra.begin(), {"--execute", "--conf", kLock});
+        return args(root, extra);
+      },
+      [&](const fs::path& root) {
+        CHECK(timeline_shape(root) == expected_timeline);
+        CHECK(timeline_shape(root / ".hoodie" / "metadata") == expected_mdt_timeline);
+        CHECK(data_files(root) == expected_data);
+        CHECK(metadata_table_files(root) == expected_mdt);
+        fs::remove_all(root);
+      });
+  // the data table's (lock, requested, unlock, inflight, the delete, the
+  // marker and its folders, lock, ...) and the metadata table's rollback:
+  // requested, inflight, its completed deltacommit, 4 logs, its inflight and
+  // requested, completed
+  CHECK(crashes >= 20);
+}
+
 TEST_CASE("rollback --execute refuses, changing nothing, where it cannot act as Hudi would") {
   temp_dir tmp;
   SUBCASE("no lock and no --no-concurrent-writers") {
@@ -504,14 +635,19 @@ TEST_CASE("rollback --execute refuses, changing nothing, where it cannot act as 
     CHECK(r.err.find("hoodie.write.lock.provider") != std::string::npos);
     CHECK(files_under(p.root) == before);
   }
-  SUBCASE("a failed write that has an instant in the metadata table") {
-    const planted p = plant_failed_write(fresh_copy(kMdt, tmp.path()), long_ago());
-    spit(p.root / ".hoodie" / "metadata" / ".hoodie" / "timeline" / (kFailed + ".deltacommit.requested"), "");
-    const auto before = files_under(p.root);
-    const tool_result r = run_tool(args(p.root, {"--execute", "--no-concurrent-writers"}));
+  SUBCASE("a metadata-table deltacommit of the failed write that completed before its latest compaction") {
+    // 20251220210128625's metadata deltacommit completed at ...129169, before
+    // the metadata table's compaction 20251220210130942: its records are in
+    // that compaction's base file now. Hudi's validateRollback throws.
+    const fs::path root = fresh_copy(kMdt, tmp.path());
+    const std::string early = "20251220210128625";
+    fs::remove(root / ".hoodie" / "timeline" / (early + "_20251220210129197.deltacommit"));
+    const auto before = files_under(root);
+    const tool_result r = run_tool(
+        args(root, {"--execute", "--no-concurrent-writers", "--conf", "hoodie.clean.failed.writes.policy=LAZY"}));
     CHECK(r.code == 1);
-    CHECK(r.err.find("the metadata table has a deltacommit " + kFailed) != std::string::npos);
-    CHECK(files_under(p.root) == before);
+    CHECK(r.err.find("completed before its latest compaction 20251220210130942") != std::string::npos);
+    CHECK(files_under(root) == before);
   }
   SUBCASE("table version 6 MOR without markers: the logs it appended to cannot be seen") {
     const planted_v6 p = plant_failed_deltacommit_v6(fresh_copy(kMorV6, tmp.path()));
@@ -544,26 +680,20 @@ TEST_CASE("a crash after any single change is finished by the next run, ending w
   REQUIRE(run_tool(args(ref.root, {"--execute", "--conf", kLock})).code == 0);
   const auto expected_timeline = timeline_shape(ref.root);
   const auto expected_data = data_files(ref.root);
-  std::size_t crashes = 0;
-  for (std::uint64_t n = 1; n < 100; ++n) {
-    CAPTURE(n);
-    const planted p = plant_failed_write(fresh_copy(kV9, tmp.path() / ("c" + std::to_string(n))), long_ago());
-    const tool_result crashed = run_tool_env({"LAKEGC_CRASH_AFTER_MUTATIONS=" + std::to_string(n)},
-                                             args(p.root, {"--execute", "--conf", kLock}));
-    if (crashed.code == 0) break;  // n exceeds the run's changes
-    REQUIRE_MESSAGE(crashed.code == 86, crashed.err);
-    ++crashes;
-    if (fs::exists(p.root / ".hoodie" / "lock")) {
-      fs::last_write_time(p.root / ".hoodie" / "lock", fs::file_time_type::clock::now() - std::chrono::minutes(10));
-    }
-    const tool_result resumed =
-        run_tool(args(p.root, {"--execute", "--conf", kLock, "--conf", "hoodie.write.lock.filesystem.expire=5"}));
-    REQUIRE_MESSAGE(resumed.code == 0, resumed.err);
-    CHECK(timeline_shape(p.root) == expected_timeline);
-    CHECK(data_files(p.root) == expected_data);
-    CHECK(!fs::exists(p.root / ".hoodie" / ".temp" / kFailed));
-    CHECK(!fs::exists(p.root / ".hoodie" / ".heartbeat" / kFailed));
-  }
+  const std::size_t crashes = crash_after_each_change(
+      [&](std::uint64_t n) {
+        return plant_failed_write(fresh_copy(kV9, tmp.path() / ("c" + std::to_string(n))), long_ago()).root;
+      },
+      [&](const fs::path& root, std::vector<std::string> extra) {
+        extra.insert(extra.begin(), {"--execute", "--conf", kLock});
+        return args(root, extra);
+      },
+      [&](const fs::path& root) {
+        CHECK(timeline_shape(root) == expected_timeline);
+        CHECK(data_files(root) == expected_data);
+        CHECK(!fs::exists(root / ".hoodie" / ".temp" / kFailed));
+        CHECK(!fs::exists(root / ".hoodie" / ".heartbeat" / kFailed));
+      });
   // lock, requested, unlock, inflight, the delete, the marker and its two
   // folders, the heartbeat, lock, two instant files, completed, unlock
   CHECK(crashes >= 12);

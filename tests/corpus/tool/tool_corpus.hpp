@@ -6,9 +6,12 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -144,6 +147,37 @@ inline std::set<std::string> files_without_completion_times(const std::filesyste
     out.insert(std::move(f));
   }
   return out;
+}
+
+/// The crash test of a command that changes a table: for n = 1, 2, ... a
+/// table from `make(n)` gets `command(root, {})` with the process ended
+/// after its n-th change (LAKEGC_CRASH_AFTER_MUTATIONS=n), then, as the
+/// next run, `command(root, {"--conf", "hoodie.write.lock.filesystem.expire=5"})`
+/// once a file-system lock the crash left is expired (Hudi's lock has no
+/// owner check: the next run takes it then), then `check(root)`. Stops at
+/// the first n the command completes within (or `limit`); returns how many
+/// runs crashed.
+inline std::size_t crash_after_each_change(
+    const std::function<std::filesystem::path(std::uint64_t n)>& make,
+    const std::function<std::vector<std::string>(const std::filesystem::path&, std::vector<std::string>)>& command,
+    const std::function<void(const std::filesystem::path&)>& check, std::uint64_t limit = 100) {
+  std::size_t crashes = 0;
+  for (std::uint64_t n = 1; n < limit; ++n) {
+    CAPTURE(n);
+    const std::filesystem::path root = make(n);
+    const tool_result crashed = run_tool_env({"LAKEGC_CRASH_AFTER_MUTATIONS=" + std::to_string(n)}, command(root, {}));
+    if (crashed.code == 0) break;  // n exceeds the run's changes
+    REQUIRE_MESSAGE(crashed.code == 86, crashed.err);
+    ++crashes;
+    if (std::filesystem::exists(root / ".hoodie" / "lock")) {
+      std::filesystem::last_write_time(root / ".hoodie" / "lock",
+                                       std::filesystem::file_time_type::clock::now() - std::chrono::minutes(10));
+    }
+    const tool_result resumed = run_tool(command(root, {"--conf", "hoodie.write.lock.filesystem.expire=5"}));
+    REQUIRE_MESSAGE(resumed.code == 0, resumed.err);
+    check(root);
+  }
+  return crashes;
 }
 
 }  // namespace lakegc::testing

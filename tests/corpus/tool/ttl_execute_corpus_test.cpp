@@ -268,25 +268,13 @@ TEST_CASE("a crash after any single change of lakegc ttl --execute is finished b
     const fs::path reference = fresh_copy(c.table, tmp.path() / "ref");
     REQUIRE(run_tool(ttl_args(reference, c, {"--conf", kLock})).code == 0);
     const auto expected = files_without_completion_times(reference);
-    std::size_t crashes = 0;
-    for (std::uint64_t n = 1; n < 20; ++n) {
-      CAPTURE(n);
-      const fs::path root = fresh_copy(c.table, tmp.path() / ("c" + std::to_string(n)));
-      const tool_result crashed =
-          run_tool_env({"LAKEGC_CRASH_AFTER_MUTATIONS=" + std::to_string(n)}, ttl_args(root, c, {"--conf", kLock}));
-      if (crashed.code == 0) break;  // n exceeds the run's changes
-      REQUIRE_MESSAGE(crashed.code == 86, crashed.err);
-      ++crashes;
-      // A crash under the lock leaves its file (Hudi's file-system lock has no
-      // owner check): the next run takes it once expired.
-      if (fs::exists(root / ".hoodie" / "lock")) {
-        fs::last_write_time(root / ".hoodie" / "lock", fs::file_time_type::clock::now() - std::chrono::minutes(10));
-      }
-      const tool_result resumed =
-          run_tool(ttl_args(root, c, {"--conf", kLock, "--conf", "hoodie.write.lock.filesystem.expire=5"}));
-      REQUIRE_MESSAGE(resumed.code == 0, resumed.err);
-      CHECK(files_without_completion_times(root) == expected);
-    }
+    const std::size_t crashes = crash_after_each_change(
+        [&](std::uint64_t n) { return fresh_copy(c.table, tmp.path() / ("c" + std::to_string(n))); },
+        [&](const fs::path& root, std::vector<std::string> extra) {
+          extra.insert(extra.begin(), {"--conf", kLock});
+          return ttl_args(root, c, extra);
+        },
+        [&](const fs::path& root) { CHECK(files_without_completion_times(root) == expected); }, 20);
     CHECK(crashes == 5);  // the lock, requested, inflight, completed, unlock
   }
 }
