@@ -52,7 +52,11 @@ depend on the overlap). Checks:
             every one), `lakegc rollback --execute` on a copy deletes the data
             files Hudi's own rollbackFailedWrites deletes on another copy, Hudi
             reads the table as the baseline and (--seeds), writing on, finds
-            nothing left to roll back;
+            nothing left to roll back; on the first table of version 8 or 9
+            with a metadata table, a write that failed after its metadata-table
+            deltacommit (`hudi fail-after-mdt`): the same files deleted as
+            Hudi's rollback, in both tables, Hudi reads it, a crash inside the
+            metadata table's rollback resumes to the same files;
   selftest  every comparator reports a deliberately altered answer.
 
 Any difference fails the suite, printed with the table, the seed and the
@@ -1867,6 +1871,147 @@ class Suite:
             tb["name"], time.time() - t0, ", ".join("%s %d" % kv for kv in sorted(ms.items()))))
 
     def check_rollback(self, hudi, tb):
+        self.check_rollback_mdt(hudi, tb)
+        self.check_rollback_failed(hudi, tb)
+
+    @staticmethod
+    def mdt_files(root):
+        """The metadata table's files outside its own .hoodie (not checksum
+        files, as data_files), relative to root."""
+        out = set()
+        mdt = os.path.join(root, ".hoodie", "metadata")
+        for d, dirs, files in os.walk(mdt):
+            if os.path.relpath(d, mdt) == ".hoodie":
+                dirs[:] = []
+                continue
+            for f in files:
+                if not f.endswith(".crc"):
+                    out.add(os.path.relpath(os.path.join(d, f), root))
+        return out
+
+    def check_rollback_mdt(self, hudi, tb):
+        """A write that failed after its metadata-table deltacommit completed
+        (`hudi fail-after-mdt` on a copy: an upsert un-published, its markers
+        back, as a crash between the two commits leaves it): `lakegc rollback
+        --execute` on it and Hudi's own rollbackFailedWrites (`continue
+        --commits 1`) on another copy delete the same files named with the
+        failed instant, in the data table and in the metadata table; lakegc
+        leaves no instant of it on either timeline and completes a rollback in
+        the metadata table; Hudi reads lakegc's copy as before the write
+        (verify); and a run crashed inside the metadata table's rollback, then
+        resumed, ends with the same files. Default run: the first table of
+        version 8 or 9 with a metadata table; --seeds: every one."""
+        if tb["mdt"] != "on" or tb["version"] < 8 or not tb.get("lake_inspect") \
+                or tb["gen"]["settings"].get("occ_two_writers"):
+            return
+        if not self.o.seeds and getattr(self, "rolled_back_mdt", False):
+            return
+        self.rolled_back_mdt = True
+        t0 = time.time()
+        now = self.plan_now(tb)
+        copy, hcopy, pre = (tb["dir"] + x for x in (".rollback-mdt", ".rollback-mdt-hudi", ".rollback-mdt-pre"))
+        for d in (copy, hcopy, pre):
+            shutil.rmtree(d, ignore_errors=True)
+        shutil.copytree(self.ldir(tb), copy, symlinks=True)
+        # The latest snapshot before the failed write: what Hudi must read after.
+        base = copy + ".baseline.json"
+        latest, untouched, _ = latest_snapshot_baseline(hudi, copy, base)
+        f = hudi("fail-after-mdt", copy)
+        largs = ["rollback", copy, "--execute", "--json", "--now", now, "--no-concurrent-writers"]
+        repro = self.repro(tb, ["tests/interop/hudi", "fail-after-mdt", copy], [self.o.lakegc] + largs,
+                           ["tests/interop/hudi", "verify", copy, "--baseline", base])
+        if f["exit"] != 0:
+            self.diff("rollback", tb, ["hudi fail-after-mdt failed: %s" % f.get("error")], repro)
+            return
+        t = f["result"]["instant"]
+        texts = []
+        if latest is None:
+            texts.append("no latest snapshot from hudi verify before the failed write")
+        if f["result"]["metadata_table_deltacommit"] != "completed":
+            texts.append("the failed write's metadata-table deltacommit is %s, not completed"
+                         % f["result"]["metadata_table_deltacommit"])
+        shutil.copytree(copy, hcopy, symlinks=True)
+        shutil.copytree(copy, pre, symlinks=True)
+        of_t = lambda files: set(x for x in files if t in os.path.basename(x))
+        rc0, dry, err0 = run_lakegc(self.o.lakegc, ["rollback", copy, "--json", "--now", now], self.env)
+        planned = [r for r in (dry or {}).get("rollbacks", []) if r["instant"] == t]
+        if rc0 != 0 or not planned or not planned[0].get("in_metadata_table") or (dry or {}).get("refusal"):
+            texts.append("lakegc's dry run does not plan to roll back %s with its metadata-table deltacommit "
+                         "(exit %d): %s" % (t, rc0, ((dry or {}).get("refusal") or err0 or planned)))
+        before_data, before_mdt = self.data_files(copy), self.mdt_files(copy)
+        rc, out, err = run_lakegc(self.o.lakegc, largs, self.env)
+        if rc != 0 or out is None:
+            self.diff("rollback", tb, texts + ["lakegc rollback --execute failed (exit %d): %s" % (rc, err)], repro)
+            return
+        lake_data, lake_mdt = before_data - self.data_files(copy), before_mdt - self.mdt_files(copy)
+        if lake_data != of_t(lake_data) or lake_mdt != of_t(lake_mdt):
+            texts.append("lakegc deleted files not of the failed write: %s"
+                         % sorted((lake_data - of_t(lake_data)) | (lake_mdt - of_t(lake_mdt)))[:8])
+        if not lake_mdt:
+            texts.append("lakegc deleted no metadata-table file of %s" % t)
+        h = hudi(*self.continue_args(tb, hcopy, 1))
+        if h["exit"] != 0:
+            texts.append("hudi's own rollback (continue --commits 1) failed: %s" % h.get("error"))
+        else:
+            hudi_data = of_t(before_data - self.data_files(hcopy))
+            hudi_mdt = of_t(before_mdt - self.mdt_files(hcopy))
+            for what, a, b in (("data", lake_data, hudi_data), ("metadata-table", lake_mdt, hudi_mdt)):
+                if a != b:
+                    texts.append("%s files deleted: only lakegc %s, only Hudi %s"
+                                 % (what, sorted(a - b)[:8], sorted(b - a)[:8]))
+        mtl = os.path.join(copy, ".hoodie", "metadata", ".hoodie", "timeline")
+        left = [n for n in os.listdir(mtl) if n.startswith(t)] + \
+            [n for n in os.listdir(os.path.join(copy, ".hoodie", "timeline")) if n.startswith(t)]
+        if left:
+            texts.append("instant files of %s left after lakegc's rollback: %s" % (t, left))
+        done = (out.get("done") or [{}])[0].get("metadata_table") or {}
+        rt = done.get("rollback_instant")
+        if not rt or not any(n.startswith(rt + "_") and n.endswith(".rollback") for n in os.listdir(mtl)):
+            texts.append("no completed rollback %s in the metadata table's timeline" % rt)
+        v = hudi("verify", copy, "--baseline", base)
+        tb.setdefault("untouched_diffs", untouched)
+        if self.verify_failed(v, tb):
+            texts.append("hudi verify after lakegc's rollback failed: %s" % self.verify_failed(v, tb))
+        # A crash inside the metadata table's rollback (its rollback inflight,
+        # not completed), then the next run: the same files as without.
+        crash_note = "no crash landed inside the metadata table's rollback"
+        ccopy = copy + "-crash"
+        cargs = [a if a != copy else ccopy for a in largs]
+        for n in range(1, 80):
+            shutil.rmtree(ccopy, ignore_errors=True)
+            shutil.copytree(pre, ccopy, symlinks=True)
+            p = subprocess.run([self.o.lakegc] + [str(a) for a in cargs], capture_output=True, text=True,
+                               env=dict(self.env, LAKEGC_CRASH_AFTER_MUTATIONS=str(n)))
+            if p.returncode == 0:
+                break
+            names = os.listdir(os.path.join(ccopy, ".hoodie", "metadata", ".hoodie", "timeline"))
+            pending = [x for x in names if x.endswith(".rollback.inflight")
+                       and not any(y.startswith(x.split(".")[0] + "_") for y in names)]
+            if not pending:
+                continue
+            rc2, _, err2 = run_lakegc(self.o.lakegc, cargs, self.env)
+            crash_note = "crash after %d changes, inside the metadata table's rollback, resumed: " % n
+            if rc2 != 0:
+                texts.append("lakegc rollback resumed after a crash after %d changes failed (exit %d): %s"
+                             % (n, rc2, err2[:300]))
+                crash_note += "FAILED"
+            elif (self.data_files(ccopy), self.mdt_files(ccopy)) != (self.data_files(copy), self.mdt_files(copy)):
+                texts.append("after a crash after %d changes and a resumed rollback the files differ from the run "
+                             "without" % n)
+                crash_note += "FAILED"
+            else:
+                crash_note += "same files"
+            break
+        if crash_note.startswith("no crash"):
+            texts.append(crash_note)
+        if not self.o.keep:
+            for d in (hcopy, pre, ccopy):
+                shutil.rmtree(d, ignore_errors=True)
+        self.diff("rollback", tb, texts, repro)
+        log("  %s: rollback of a write that reached the metadata table (%s; %d data, %d metadata-table files) "
+            "in %.0fs; %s" % (tb["name"], t, len(lake_data), len(lake_mdt), time.time() - t0, crash_note))
+
+    def check_rollback_failed(self, hudi, tb):
         """`lakegc rollback --execute` on a copy of a table with failed writes
         (EAGER tables, the writer's own policy; with or without a metadata
         table, which a write that never reached it leaves unchanged): the data files it
@@ -1897,8 +2042,8 @@ class Suite:
             log("  %s: no failed write left to roll back (a later write rolled them back)" % tb["name"])
             return
         if out0.get("refusal"):
-            # v6 logs needing a rollback block, a failed write with a
-            # metadata-table instant: refused, nothing changed (corpus tests).
+            # v6 logs needing a rollback block: refused, nothing changed
+            # (corpus tests).
             log("  %s: lakegc refuses: %s" % (tb["name"], out0["refusal"][:200]))
             return
         of_failed = lambda files: set(f for f in files if any(t in os.path.basename(f) for t in failed))
@@ -1930,7 +2075,8 @@ class Suite:
         if rc != 0 or out is None:
             self.diff("rollback", tb, ["lakegc rollback --execute failed (exit %d): %s" % (rc, err)], repro)
             return
-        deleted = before - self.data_files(copy)
+        after = self.data_files(copy)  # before `continue` (--seeds) writes on
+        deleted = before - after
         # Version 6: the new log files holding rollback command blocks.
         lake_logs = set(f for d in out.get("done", []) for f in d.get("rollback_log_files", []))
         # Hudi's own rollback: `continue` rolls failed writes back before its
@@ -1985,11 +2131,10 @@ class Suite:
                          % (p.returncode, rc2, (p.stderr + err2).strip()[:300]))
             crash_note += "FAILED"
         else:
-            if self.data_files(ccopy) != self.data_files(copy):
+            if self.data_files(ccopy) != after:
                 texts.append("after a crash and a resumed rollback the data files differ from the run without: "
                              "only crashed %s, only uninterrupted %s"
-                             % (sorted(self.data_files(ccopy) - self.data_files(copy))[:6],
-                                sorted(self.data_files(copy) - self.data_files(ccopy))[:6]))
+                             % (sorted(self.data_files(ccopy) - after)[:6], sorted(after - self.data_files(ccopy))[:6]))
             v2 = hudi("verify", ccopy, "--baseline", base)
             if self.verify_failed(v2, tb):
                 texts.append("hudi verify after a crashed and resumed rollback failed: %s" % self.verify_failed(v2, tb))

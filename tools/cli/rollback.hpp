@@ -50,11 +50,12 @@ than interval x misses (or missing); EAGER every pending write.
 
 The table lock and --no-concurrent-writers: as for `lakegc clean`.
 
-With a metadata table (table version 8 and 9): a failed write that got as far
-as its metadata-table deltacommit has that deltacommit rolled back in the
-metadata table too, as Hudi's metadata writer does: with the same rollback
-instant, listing-based, before the data table's rollback completes. A write
-that never reached it (the usual failed write) leaves it as it is.
+With a metadata table, kept in step as Hudi's metadata writer does, before the
+data table's rollback completes: in table versions 8 and 9 a failed write that
+got as far as its metadata-table deltacommit has that deltacommit rolled back
+there too (the same rollback instant, listing-based), and one that never
+reached it (the usual failed write) leaves it as it is; in table version 6
+every rollback writes a metadata deltacommit listing its rollback log files.
 
 Table version 6: a log file of an earlier slice that a failed deltacommit
 appended to is kept (it holds committed blocks too), and its file group gets a
@@ -62,8 +63,8 @@ new log file holding a rollback command block, as Hudi's rollback writes.
 
 Refused (exit 1, nothing changed, the reason named): a metadata-table
 deltacommit of a failed write that completed before the metadata table's latest
-compaction (Hudi refuses it too), one in a table-version-6 metadata table, an
-unreadable metadata table, EAGER rollback of
+compaction (Hudi refuses it too), a completed one in a table-version-6 metadata
+table, an unreadable metadata table, EAGER rollback of
 a write with completed commits after it and no heartbeat file (Hudi refuses it
 too), a bootstrap table, a table version above 9, a lock it cannot take.
 
@@ -125,11 +126,15 @@ inline std::string text_of(const hudi::RollbackRunReport& r, bool executed, Fail
     for (const hudi::RollbackLogFile& f : d.rollback_log_files) {
       out += fmt::format("  rollback block {}{}\n", f.path, f.reused ? " (written by the interrupted run)" : "");
     }
-    if (d.metadata_table) {
+    if (const auto& mdt = d.metadata_table.rollback) {
       std::size_t files = 0;
-      for (const auto& [p, pm] : d.metadata_table->partition_metadata) files += pm.success_delete_files.size();
+      for (const auto& [p, pm] : mdt->partition_metadata) files += pm.success_delete_files.size();
       out += fmt::format("  and in the metadata table: its deltacommit {} rolled back as rollback {} ({} file(s))\n",
-                         d.failed.commit_time, d.metadata_table->start_rollback_time, files);
+                         d.failed.commit_time, mdt->start_rollback_time, files);
+    }
+    if (const auto& dc = d.metadata_table.deltacommit) {
+      out += fmt::format("  and in the metadata table: deltacommit {} ({} log file(s))\n", *dc,
+                         d.metadata_table.deltacommit_logs.size());
     }
   }
   if (executed && r.done.empty()) out += "nothing to roll back\n";
@@ -206,18 +211,28 @@ inline std::string json_of(const std::string& table, const hudi::RollbackRunRepo
     j.key("rollback_log_files").begin_array();
     for (const hudi::RollbackLogFile& f : d.rollback_log_files) j.value(f.path);
     j.end_array();
-    // The metadata table's rollback of its deltacommit of the failed write.
-    if (d.metadata_table) {
-      j.key("metadata_table").begin_object();
-      j.key("rollback_instant").value(d.metadata_table->start_rollback_time);
-      j.key("deleted").begin_array();
-      for (const auto& [p, pm] : d.metadata_table->partition_metadata) {
-        for (const auto& f : pm.success_delete_files) j.value(f);
-      }
-      j.end_array();
-      j.end_object();
-    } else {
+    // What the metadata table got: the rollback of its deltacommit of the
+    // failed write (version 8+), or a deltacommit at the rollback instant
+    // (version 6); null when nothing.
+    if (d.metadata_table.empty()) {
       j.key("metadata_table").null();
+    } else {
+      j.key("metadata_table").begin_object();
+      if (const auto& mdt = d.metadata_table.rollback) {
+        j.key("rollback_instant").value(mdt->start_rollback_time);
+        j.key("deleted").begin_array();
+        for (const auto& [p, pm] : mdt->partition_metadata) {
+          for (const auto& f : pm.success_delete_files) j.value(f);
+        }
+        j.end_array();
+      }
+      if (const auto& dc = d.metadata_table.deltacommit) {
+        j.key("deltacommit").value(dc->str());
+        j.key("logs").begin_array();
+        for (const auto& f : d.metadata_table.deltacommit_logs) j.value(f);
+        j.end_array();
+      }
+      j.end_object();
     }
     j.end_object();
   }
@@ -284,8 +299,10 @@ void keep_metadata_table_in_step(hudi::RollbackServiceOptions& o, S& storage, co
           .count();
     };
   }
-  o.metadata_update = [&storage, base_path, now_ms](const InstantTime& failed, const InstantTime& rollback) {
-    return hudi::metadata_table::roll_back_in_metadata_table(storage, base_path, failed, rollback, now_ms);
+  const hudi::TableProperties props = table.journal->properties();
+  o.metadata_update = [&storage, props, base_path, now_ms](const InstantTime& failed, const InstantTime& rollback,
+                                                           const hudi::RollbackMetadataRecord& m) {
+    return hudi::metadata_table::roll_back_in_metadata_table(storage, props, base_path, failed, rollback, m, now_ms);
   };
 }
 
@@ -302,7 +319,7 @@ template <class S>
   for (const auto& [t, plan] : planned->pending) {
     if (auto f = InstantTime::parse(plan.instant_to_rollback->commit_time); f.ok()) failed.push_back(*f);
   }
-  auto reached = hudi::metadata_table::check_rollback_update(storage, table.path, failed);
+  auto reached = hudi::metadata_table::check_rollback_update(storage, table.journal->properties(), table.path, failed);
   if (reached.ok()) {
     planned->in_metadata_table = std::move(*reached);
   } else {

@@ -71,6 +71,19 @@
 
 namespace lakegc::hudi {
 
+/// What a rollback did to the table's metadata table (metadata_update).
+struct MetadataTableRollbackUpdate {
+  /// Table version 8 and later: the metadata table's rollback of its
+  /// deltacommit at the failed instant (the write had reached it).
+  std::optional<RollbackMetadataRecord> rollback;
+  /// Table version 6: the metadata table's deltacommit at the rollback
+  /// instant, and the log files it wrote (metadata-table relative).
+  std::optional<InstantTime> deltacommit;
+  std::vector<std::string> deltacommit_logs;
+
+  bool empty() const noexcept { return !rollback && !deltacommit; }
+};
+
 struct RollbackServiceOptions {
   RollbackOptions rollback;
   /// hoodie.rollback.using.markers
@@ -86,9 +99,10 @@ struct RollbackServiceOptions {
   bool remove_heartbeat = true;
   /// Hudi's writeTableMetadata step of finishRollback: called under the
   /// lock once the files are deleted, before the failed instant's own
-  /// files go (failed instant, rollback instant). Returns the metadata
-  /// table's rollback, if it made one.
-  std::function<StatusOr<std::optional<RollbackMetadataRecord>>(const InstantTime&, const InstantTime&)>
+  /// files go, with the failed instant, the rollback instant and the
+  /// rollback's metadata. Returns what it did to the metadata table.
+  std::function<StatusOr<MetadataTableRollbackUpdate>(const InstantTime&, const InstantTime&,
+                                                      const RollbackMetadataRecord&)>
       metadata_update;
 };
 
@@ -101,9 +115,8 @@ struct RolledBack {
   DeleteTally tally;
   /// Version 6: the log files holding this rollback's command blocks.
   std::vector<RollbackLogFile> rollback_log_files;
-  /// The metadata table's rollback of its deltacommit at the failed
-  /// instant, where the write had reached it (metadata_update).
-  std::optional<RollbackMetadataRecord> metadata_table;
+  /// What the metadata table got (metadata_update).
+  MetadataTableRollbackUpdate metadata_table;
 };
 
 /// What a run would do (dry run) or did.
@@ -544,7 +557,7 @@ class rollback_service {
       TableLockHold hold(o_.lock);
       LAKEGC_RETURN_IF_ERROR(annotate(hold.status(), "taking the table lock to complete a rollback"));
       if (o_.metadata_update) {
-        LAKEGC_ASSIGN_OR_RETURN(out.metadata_table, o_.metadata_update(failed, rt));
+        LAKEGC_ASSIGN_OR_RETURN(out.metadata_table, o_.metadata_update(failed, rt, m));
       }
       for (const State s : {State::inflight, State::requested}) {
         const std::string rel = rollback_detail::pending_instant_file(p, failed, failed_action, s);

@@ -4,6 +4,7 @@
 // the metadata table's timeline and commit metadata (hudi::journal), the
 // log file's name per table version, reruns, and a crash after every change.
 #include "lakegc/hudi/metadata_table/clean_update.hpp"
+#include "lakegc/hudi/metadata_table/rollback_update.hpp"
 
 #include <doctest/doctest.h>
 
@@ -497,6 +498,52 @@ TEST_CASE("write_hfile's files read back with read_hfile, in one block or many, 
   }
   std::swap(cells[3], cells[4]);
   CHECK(absl::IsInvalidArgument(hfile::write_hfile(cells, {}).status()));
+}
+
+}  // namespace lakegc::tests::metadata_clean_test
+
+namespace lakegc::tests::metadata_clean_test {
+
+TEST_CASE("a table-version-6 rollback's metadata deltacommit lists its rollback log files, as Hudi's writer does") {
+  // HoodieBackedTableMetadataWriterTableVersionSix.update(rollback): the
+  // rollback log files and the failed write's log files it kept are added
+  // to the files partition (the larger size where both name one file); the
+  // files it deleted are not recorded; a partition without rollback log
+  // files gets nothing.
+  memory_storage s = make_table(6);
+  const TableProperties p = props_of(s);
+  RollbackMetadataRecord m;
+  m.start_rollback_time = kClean.str();
+  RollbackPartitionRecord& p1 = m.partition_metadata["p1"];
+  p1.partition_path = "p1";
+  p1.success_delete_files = {"/t/p1/a.parquet"};
+  p1.rollback_log_files = {{"file:/t/p1/.g_20240101000000000.log.2_1-0-1", 120}};
+  p1.log_files_from_failed_commit = {{"/t/p1/.g_20240101000000000.log.1_0-1-2", 900},
+                                     {"/t/p1/.g_20240101000000000.log.2_1-0-1", 80}};
+  RollbackPartitionRecord& p2 = m.partition_metadata["p2"];
+  p2.partition_path = "p2";
+  p2.success_delete_files = {"/t/p2/c.parquet"};
+  const partition_records records = rollback_files_records(m);
+  CHECK(records.partition == "files");
+  REQUIRE(records.upserts.size() == 1);
+  CHECK(records.upserts[0].first == "p1");
+  CHECK(records.deleted_keys.empty());
+
+  auto done = write_metadata_deltacommit(s, p, "", kClean, std::span(&records, 1), "rollback", [] { return kClock; });
+  REQUIRE_MESSAGE(done.ok(), to_string(done.status()));
+  REQUIRE(done->logs.size() == 1);
+  // The data table's rollback at kClean completed: readers take its block.
+  std::vector<Instant> instants = {{kWrite, std::nullopt, Action::commit, State::completed},
+                                   {kClean, std::nullopt, Action::rollback, State::completed}};
+  auto data = Timeline::make(std::move(instants));
+  REQUIRE(data.ok());
+  auto after = files_partition_state(s, *data);
+  REQUIRE_MESSAGE(after.ok(), to_string(after.status()));
+  CHECK(after->files["p1"] == std::map<std::string, std::uint64_t>{{".g_20240101000000000.log.1_0-1-2", 900},
+                                                                   {".g_20240101000000000.log.2_1-0-1", 120},
+                                                                   {"a.parquet", 100},
+                                                                   {"b.parquet", 200}});
+  CHECK(after->files["p2"] == std::map<std::string, std::uint64_t>{{"c.parquet", 300}});
 }
 
 }  // namespace lakegc::tests::metadata_clean_test

@@ -1,30 +1,42 @@
 // File: lakegc/hudi/metadata_table/rollback_update.hpp
 // -----------------------------------------------------------------------------
 // What a data-table rollback does to the metadata table in Hudi 1.2
-// (HoodieBackedTableMetadataWriter.update(HoodieRollbackMetadata, instant),
-// docs/hudi-rollback.md): if the metadata table's timeline has a
-// deltacommit at the failed instant's time (the write got as far as its
-// metadata commit, the data table's commit did not follow), that
-// deltacommit is rolled back in the metadata table by its own write client,
-// with the data table's rollback instant as its rollback instant:
-// listing-based (the metadata table never rolls back by markers), a
-// completed deltacommit un-published first, its files (every partition's
-// log files named with it) deleted, its instant files removed, the
-// metadata table's rollback completed. Otherwise nothing is written ("The
-// commit to rollback is not found in MDT"): a write's files reach the
-// `files` partition only with its metadata commit.
+// (docs/hudi-rollback.md), run by the data table's rollback
+// (RollbackServiceOptions::metadata_update) under the data table's lock,
+// once the files are deleted and before the failed instant's own files go:
+//
+// * Table version 8 and later
+//   (HoodieBackedTableMetadataWriter.update(HoodieRollbackMetadata, t)): if
+//   the metadata table's timeline has a deltacommit at the failed instant's
+//   time (the write got as far as its metadata commit, the data table's
+//   commit did not follow), that deltacommit is rolled back in the metadata
+//   table by its own write client, with the data table's rollback instant
+//   as its rollback instant: listing-based (the metadata table never rolls
+//   back by markers), a completed deltacommit un-published first, its files
+//   (every partition's log files named with it) deleted, its instant files
+//   removed, the metadata table's rollback completed. Otherwise nothing is
+//   written ("The commit to rollback is not found in MDT").
+// * Table version 6 (HoodieBackedTableMetadataWriterTableVersionSix): every
+//   rollback gets a metadata deltacommit at the rollback instant whose
+//   `files` records add the log files the rollback wrote (rollback command
+//   blocks) and the failed write's log files it kept
+//   (convertMetadataToRollbackRecords); deleted files are not recorded (a
+//   failed write's files were never listed). A completed metadata
+//   deltacommit of the failed write would then be rolled back there with
+//   rollback command blocks, which lakegc does not write: refused.
 //
 // check_rollback_update runs before any change and refuses where Hudi
 // would throw or lakegc cannot follow: an unreadable metadata table; a
 // completed deltacommit that completed before the metadata table's latest
 // compaction (validateRollback: its records are in base files now); a
-// metadata table of table version 6 (its listing-based rollback appends
-// rollback blocks). roll_back_in_metadata_table is the step itself, run
-// by the data table's rollback (RollbackServiceOptions::metadata_update)
-// under the data table's lock, before the failed instant's own files go.
+// completed one in a version-6 metadata table; a version-6 metadata table
+// without a `files` partition.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -34,7 +46,9 @@
 
 #include "lakegc/core/instant_time.hpp"
 #include "lakegc/hudi/journal.hpp"
+#include "lakegc/hudi/metadata_table/deltacommit_write.hpp"
 #include "lakegc/hudi/metadata_table/files_partition.hpp"
+#include "lakegc/hudi/metadata_table/log_records.hpp"
 #include "lakegc/hudi/rollback_service.hpp"
 #include "lakegc/hudi/subfolder_storage.hpp"
 
@@ -44,12 +58,21 @@ namespace lakegc::hudi::metadata_table {
 /// deltacommit in the metadata table under `base_path` their rollback rolls
 /// back too, when every one can be kept in step as Hudi does
 /// (FailedPrecondition naming why otherwise). `storage` is rooted at the
-/// data table.
+/// data table, whose properties are `props`.
 template <Storage S>
-[[nodiscard]] StatusOr<std::set<InstantTime>> check_rollback_update(S& storage, const std::string& base_path,
+[[nodiscard]] StatusOr<std::set<InstantTime>> check_rollback_update(S& storage, const TableProperties& props,
+                                                                    const std::string& base_path,
                                                                     const std::vector<InstantTime>& failed) {
   std::set<InstantTime> reached;
   if (failed.empty()) return reached;
+  if (props.version < 8) {
+    const std::vector<std::string> partitions = metadata_partitions_to_update(props);
+    if (std::find(partitions.begin(), partitions.end(), files_partition_name) == partitions.end()) {
+      return absl::FailedPreconditionError(
+          fmt::format("the metadata table has no '{}' partition among {}, where Hudi records a rollback's log files",
+                      files_partition_name, fmt::join(partitions, ", ")));
+    }
+  }
   subfolder_storage<S> mdt(storage, std::string(folder));
   const std::string mdt_path = fmt::format("{}/{}", base_path, folder);
   auto refused = [](const std::string& why) { return absl::FailedPreconditionError(why); };
@@ -71,12 +94,15 @@ template <Storage S>
       if (i.requested == t && i.action == Action::deltacommit) dc = &i;
     }
     if (dc == nullptr) continue;  // never reached the metadata table
-    reached.insert(t);
-    if (j->properties().version < 8 && dc->state != State::requested) {
+    if (j->properties().version < 8) {
+      // Version 6 rolls back only a completed one (containsInstant of the
+      // completed instant); a pending one is the metadata table's own
+      // failed write, which its next write rolls back.
+      if (!dc->is_completed()) continue;
       return refused(fmt::format(
-          "the metadata table (table version {}) has a deltacommit {} ({}) of the failed write: Hudi rolls it back "
-          "there with rollback command blocks, which lakegc does not write",
-          j->properties().version, t, to_string(dc->state)));
+          "the metadata table (table version {}) has a completed deltacommit {} of the failed write: Hudi rolls it "
+          "back there with rollback command blocks, which lakegc does not write",
+          j->properties().version, t));
     }
     if (dc->is_completed() && compaction != nullptr && t.str().size() == compaction->requested.str().size() &&
         !(compaction->requested < dc->completion_or_requested())) {
@@ -86,30 +112,64 @@ template <Storage S>
           "restore the table instead",
           t, compaction->requested, t));
     }
+    reached.insert(t);
   }
   return reached;
 }
 
-/// Rolls back the metadata table's deltacommit at `failed` with rollback
-/// instant `rollback` (the data table's), or finishes a pending rollback of
-/// it; nullopt when the metadata table has neither. The caller holds the
-/// data table's lock, which covers this step as it covers Hudi's.
+/// The `files` records of a table-version-6 rollback `m`
+/// (HoodieTableMetadataUtil.convertMetadataToRollbackRecords): per partition
+/// with rollback log files, those and the failed write's log files it kept
+/// as present files (by name; the larger size where a name is in both).
+inline partition_records rollback_files_records(const RollbackMetadataRecord& m) {
+  partition_records files{std::string(files_partition_name), {}, {}};
+  for (const auto& [key, pm] : m.partition_metadata) {
+    if (pm.rollback_log_files.empty()) continue;
+    std::map<std::string, std::uint64_t> sizes;
+    for (const auto* logs : {&pm.rollback_log_files, &pm.log_files_from_failed_commit}) {
+      for (const auto& [path, size] : *logs) {
+        const auto slash = path.rfind('/');
+        std::uint64_t& s = sizes[slash == std::string::npos ? path : path.substr(slash + 1)];
+        s = std::max(s, static_cast<std::uint64_t>(std::max<std::int64_t>(size, 0)));
+      }
+    }
+    std::vector<std::pair<std::string, file_entry>> entries;
+    for (const auto& [name, size] : sizes) entries.emplace_back(name, file_entry{size, false});
+    files.upserts.emplace_back(files_key_of(pm.partition_path),
+                               detail::metadata_record(files_key_of(pm.partition_path), file_list_type, entries));
+  }
+  return files;
+}
+
+/// Keeps the metadata table of the table at `storage` (properties `props`,
+/// named `base_path`) in step with the rollback `rollback` of `failed`, whose
+/// metadata is `m` (see the top of this file). The caller holds the data
+/// table's lock, which covers this step as it covers Hudi's.
 template <Storage S>
-[[nodiscard]] StatusOr<std::optional<RollbackMetadataRecord>> roll_back_in_metadata_table(
-    S& storage, const std::string& base_path, const InstantTime& failed, const InstantTime& rollback,
-    std::function<std::int64_t()> now_ms) {
+[[nodiscard]] StatusOr<MetadataTableRollbackUpdate> roll_back_in_metadata_table(
+    S& storage, const TableProperties& props, const std::string& base_path, const InstantTime& failed,
+    const InstantTime& rollback, const RollbackMetadataRecord& m, const std::function<std::int64_t()>& now_ms) {
+  MetadataTableRollbackUpdate out;
+  if (props.version < 8) {
+    const std::vector<partition_records> records = {rollback_files_records(m)};
+    LAKEGC_ASSIGN_OR_RETURN(metadata_update done, write_metadata_deltacommit(storage, props, base_path, rollback,
+                                                                             records, "rollback", now_ms));
+    out.deltacommit = rollback;
+    for (const written_log& l : done.logs) out.deltacommit_logs.push_back(l.path);
+    return out;
+  }
   subfolder_storage<S> mdt(storage, std::string(folder));
   LAKEGC_ASSIGN_OR_RETURN(auto j,
                           (hudi::journal<subfolder_storage<S>>::open(mdt, fmt::format("{}/{}", base_path, folder))));
   RollbackServiceOptions o;
   o.use_markers = false;       // the metadata table's write config: withRollbackUsingMarkers(false)
   o.remove_heartbeat = false;  // its write client's rollback leaves heartbeats to rollbackFailedWrites
-  o.now_ms = std::move(now_ms);
+  o.now_ms = now_ms;
   rollback_service<subfolder_storage<S>> service(j, std::move(o));
   LAKEGC_ASSIGN_OR_RETURN(std::optional<RolledBack> done,
                           service.rollback_instant(failed, Action::deltacommit, rollback));
-  if (!done) return std::optional<RollbackMetadataRecord>();
-  return std::optional<RollbackMetadataRecord>(std::move(done->metadata));
+  if (done) out.rollback = std::move(done->metadata);
+  return out;
 }
 
 }  // namespace lakegc::hudi::metadata_table

@@ -87,37 +87,96 @@ final class Continue {
         }
       }
     }
+    for (int i = 0; i < n; i++) upsertSome(dir, opts, i);
+    ArrayNode ins = out.putArray("instants");
+    for (String k : keys(Env.metaClient(dir))) if (!before.contains(k)) ins.add(k);
+    out.put("commits", n);
+    return out;
+  }
+
+  /** One upsert of 20 existing rows (ordering field + 1000000 + i, a text column changed) with `opts`. */
+  static void upsertSome(String dir, Map<String, String> opts, int i) {
+    HoodieTableMetaClient mc = Env.metaClient(dir);
     List<String> order = mc.getTableConfig().getOrderingFields();
     Set<String> fixed = new LinkedHashSet<>();
     mc.getTableConfig().getRecordKeyFields().ifPresent(f -> fixed.addAll(List.of(f)));
     mc.getTableConfig().getPartitionFields().ifPresent(f -> {
       for (String p : f) fixed.add(p.split(":")[0]);
     });
-    for (int i = 0; i < n; i++) {
-      Dataset<Row> df = Env.spark().read().format("hudi").option("hoodie.metadata.enable", "false").load(dir);
-      List<Column> cols = new ArrayList<>();
-      boolean changed = false;
-      for (StructField f : df.schema().fields()) {
-        String c = f.name();
-        if (c.startsWith("_hoodie_")) continue;
-        Column col = functions.col(c);
-        if (order.contains(c) && f.dataType() instanceof NumericType) {
-          col = col.plus(1000000 + i).cast(f.dataType());
-        } else if (!changed && !fixed.contains(c) && f.dataType().equals(DataTypes.StringType)) {
-          col = functions.lit("continue-" + i);
-          changed = true;
-        }
-        cols.add(col.as(c));
+    Dataset<Row> df = Env.spark().read().format("hudi").option("hoodie.metadata.enable", "false").load(dir);
+    List<Column> cols = new ArrayList<>();
+    boolean changed = false;
+    for (StructField f : df.schema().fields()) {
+      String c = f.name();
+      if (c.startsWith("_hoodie_")) continue;
+      Column col = functions.col(c);
+      if (order.contains(c) && f.dataType() instanceof NumericType) {
+        col = col.plus(1000000 + i).cast(f.dataType());
+      } else if (!changed && !fixed.contains(c) && f.dataType().equals(DataTypes.StringType)) {
+        col = functions.lit("continue-" + i);
+        changed = true;
       }
-      Dataset<Row> rows = df.limit(20).select(cols.toArray(new Column[0]));
-      Map<String, String> o = new LinkedHashMap<>(opts);
-      o.put("hoodie.datasource.write.operation", "upsert");
-      Clock.advance(60_000);
-      rows.write().format("hudi").options(o).mode(SaveMode.Append).save(dir);
+      cols.add(col.as(c));
     }
-    ArrayNode ins = out.putArray("instants");
-    for (String k : keys(Env.metaClient(dir))) if (!before.contains(k)) ins.add(k);
-    out.put("commits", n);
+    Dataset<Row> rows = df.limit(20).select(cols.toArray(new Column[0]));
+    Map<String, String> o = new LinkedHashMap<>(opts);
+    o.put("hoodie.datasource.write.operation", "upsert");
+    Clock.advance(60_000);
+    rows.write().format("hudi").options(o).mode(SaveMode.Append).save(dir);
+  }
+
+  /**
+   * `fail-after-mdt DIR`: a write that failed after its metadata-table
+   * deltacommit completed and before its own commit did, as a crash between
+   * the two leaves it: one upsert (inline services off), then its completed
+   * instant file deleted and the markers its writer held until the commit
+   * put back (DIRECT: CREATE for a new base file, MERGE for a rewritten one,
+   * APPEND for a log file, from its commit metadata). Hudi's own rollback of
+   * it (rollbackFailedWrites) rolls back the metadata table's deltacommit too.
+   */
+  static ObjectNode failAfterMdt(Args a) throws Exception {
+    String dir = Tables.check(a.table());
+    HoodieTableMetaClient mc = Env.metaClient(dir);
+    Tables.clockAfterTable(mc);
+    Map<String, String> opts = new LinkedHashMap<>(Tables.writeOptions(mc));
+    opts.put("hoodie.clean.automatic", "false");
+    opts.put("hoodie.archive.automatic", "false");
+    opts.put("hoodie.compact.inline", "false");
+    opts.putAll(a.confs());
+    Set<String> before = keys(mc);
+    upsertSome(dir, opts, 0);
+    mc = Env.metaClient(dir);
+    HoodieInstant written = null;
+    for (HoodieInstant i : mc.getActiveTimeline().getCommitsTimeline().filterCompletedInstants().getInstants()) {
+      if (!before.contains(i.requestedTime() + "." + i.getAction() + ".completed")) written = i;
+    }
+    if (written == null) throw new IllegalStateException("the upsert completed no instant");
+    ObjectNode out = Json.obj();
+    out.put("instant", written.requestedTime());
+    out.put("action", written.getAction());
+    org.apache.hudi.common.model.HoodieCommitMetadata md = mc.getActiveTimeline().readCommitMetadata(written);
+    java.nio.file.Path markers = java.nio.file.Paths.get(dir, ".hoodie", ".temp", written.requestedTime());
+    ArrayNode marked = out.putArray("markers");
+    for (List<org.apache.hudi.common.model.HoodieWriteStat> stats : md.getPartitionToWriteStats().values()) {
+      for (org.apache.hudi.common.model.HoodieWriteStat st : stats) {
+        String name = new org.apache.hudi.storage.StoragePath(st.getPath()).getName();
+        String type = org.apache.hudi.common.fs.FSUtils.isLogFile(name) ? "APPEND"
+            : (st.getPrevCommit() == null || "null".equals(st.getPrevCommit())) ? "CREATE" : "MERGE";
+        java.nio.file.Path m = markers.resolve(st.getPath() + ".marker." + type);
+        java.nio.file.Files.createDirectories(m.getParent());
+        java.nio.file.Files.write(m, new byte[0]);
+        marked.add(st.getPath() + ".marker." + type);
+      }
+    }
+    String file = mc.getInstantFileNameGenerator().getFileName(written);
+    java.nio.file.Files.delete(java.nio.file.Paths.get(mc.getTimelinePath().toUri().getPath(), file));
+    out.put("unpublished", file);
+    HoodieTableMetaClient mdt = Env.metaClient(dir + "/.hoodie/metadata");
+    String state = "none";
+    for (HoodieInstant i : mdt.getActiveTimeline().getDeltaCommitTimeline().getInstants()) {
+      if (i.requestedTime().equals(written.requestedTime())) state = i.getState().name().toLowerCase();
+    }
+    out.put("metadata_table_deltacommit", state);
     return out;
   }
 

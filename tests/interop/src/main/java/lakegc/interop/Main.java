@@ -36,6 +36,7 @@ public final class Main {
       "  baseline DIR",
       "  verify DIR --baseline FILE [--promised T1,T2,...]",
       "  continue DIR --commits N [--occ] [--conf K=V ...]",
+      "  fail-after-mdt DIR [--conf K=V ...]   an upsert un-published after its metadata-table commit",
       "  batch FILE|-      one command per line (a JSON array of arguments, or words);",
       "                    prints one JSON object per line: {\"args\", \"exit\", \"result\"|\"error\", \"ms\"}",
       "");
@@ -131,6 +132,8 @@ public final class Main {
         return Baseline.verify(new Args(cmd, rest, Set.of("--baseline", "--promised"), Set.of()));
       case "continue":
         return Continue.run(new Args(cmd, rest, Set.of("--commits", "--conf"), Set.of("--occ")));
+      case "fail-after-mdt":
+        return Continue.failAfterMdt(new Args(cmd, rest, Set.of("--conf"), Set.of()));
       case "clock":  // diagnostics: is the clock agent installed?
         ObjectNode o = Json.obj();
         o.put("agent", Clock.patched());
