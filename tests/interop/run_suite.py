@@ -1435,9 +1435,84 @@ class Suite:
             return writes[-1:]
         return [w for w in writes if w >= e]
 
+    def check_empty_clean(self, hudi, tb):
+        """A clean that crashed while completing: on the first table without a
+        metadata table (--seeds: every one) whose newest completed clean is not
+        its newest instant, that clean's completed file is emptied (0 bytes, as
+        a crash while writing it leaves it) in two copies; `lakegc clean
+        --execute` on one and Hudi's own clean (`clean-run`) on the other,
+        under the same settings and now, must repair it alike: the same data
+        files deleted, the emptied clean completed again and as many new
+        cleans, and Hudi reads lakegc's copy as before (verify)."""
+        if tb["mdt"] != "off" or (not self.o.seeds and getattr(self, "empty_clean_checked", False)):
+            return
+        tl = os.path.join(self.ldir(tb), ".hoodie", "timeline" if tb["version"] >= 8 else "")
+        timeline = tb["lake_inspect"]["timeline"]
+        cleans = sorted(i["requested"] for i in timeline if i["action"] == "clean" and i["state"] == "completed")
+        if not cleans or max(i["requested"] for i in timeline) == cleans[-1]:
+            return
+        t = cleans[-1]
+        names = [n for n in os.listdir(tl) if n.startswith(t) and n.endswith(".clean")]
+        if len(names) != 1:
+            return
+        self.empty_clean_checked = True
+        t0 = time.time()
+        now = self.plan_now(tb)
+        conf = EXECUTE_GRID[1]
+        cargs = list(itertools.chain(*[["--conf", c] for c in conf]))
+        copy, hcopy = tb["dir"] + ".empty-clean", tb["dir"] + ".empty-clean-hudi"
+        rel_tl = os.path.relpath(tl, self.ldir(tb))
+        for d in (copy, hcopy):
+            shutil.rmtree(d, ignore_errors=True)
+            shutil.copytree(self.ldir(tb), d, symlinks=True)
+            open(os.path.join(d, rel_tl, names[0]), "w").close()
+        base = copy + ".baseline.json"
+        latest, untouched, _ = latest_snapshot_baseline(hudi, copy, base)
+        largs = ["clean", copy, "--execute", "--json", "--now", now, "--no-concurrent-writers"] + cargs
+        repro = self.repro(tb, ["truncate -s 0 " + os.path.join(copy, rel_tl, names[0])], [self.o.lakegc] + largs,
+                           ["tests/interop/hudi", "clean-run", hcopy, "--now", now] + cargs,
+                           ["tests/interop/hudi", "verify", copy, "--baseline", base])
+        before = self.data_files(copy)
+        rc, out, err = run_lakegc(self.o.lakegc, largs, self.env)
+        texts = []
+        if rc != 0 or out is None:
+            self.diff("execute", tb, ["empty clean %s: lakegc clean --execute failed (exit %d): %s" % (t, rc, err)],
+                      repro)
+            return
+        h = hudi("clean-run", hcopy, "--now", now, *cargs)
+        if h["exit"] != 0:
+            texts.append("hudi clean-run failed: %s" % h.get("error"))
+        else:
+            lake, hud = before - self.data_files(copy), before - self.data_files(hcopy)
+            if lake != hud:
+                texts.append("files deleted: only lakegc %s, only Hudi %s" % (sorted(lake - hud)[:8], sorted(hud - lake)[:8]))
+
+            def shape(d):
+                files = os.listdir(os.path.join(d, rel_tl))
+                again = [n for n in files if n.startswith(t) and n.endswith(".clean")
+                         and os.path.getsize(os.path.join(d, rel_tl, n)) > 0]
+                new = [n for n in files if n.endswith(".clean") and n[:17] > t]
+                return len(again), len(new)
+            if shape(copy) != shape(hcopy):
+                texts.append("after the repair (clean %s completed again, new completed cleans): lakegc %s, Hudi %s"
+                             % (t, shape(copy), shape(hcopy)))
+        if latest is None:
+            texts.append("no latest snapshot from hudi verify before the repair")
+        else:
+            v = hudi("verify", copy, "--baseline", base)
+            tb.setdefault("untouched_diffs", untouched)
+            if self.verify_failed(v, tb):
+                texts.append("hudi verify after lakegc's repair failed: %s" % self.verify_failed(v, tb))
+        if not self.o.keep:
+            shutil.rmtree(hcopy, ignore_errors=True)
+        self.diff("execute", tb, ["empty clean %s: %s" % (t, x) for x in texts], repro)
+        log("  %s: empty completed clean %s repaired by lakegc and by Hudi in %.0fs: %s"
+            % (tb["name"], t, time.time() - t0, "differ" if texts else "alike"))
+
     def check_execute(self, hudi, tb):
         if not tb.get("lake_inspect"):
             return
+        self.check_empty_clean(hudi, tb)
         now = self.plan_now(tb)
         mdt = tb["mdt"] == "on"
         # The crashed-and-resumed runs on the first table of each kind only

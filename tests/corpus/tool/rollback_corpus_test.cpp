@@ -593,6 +593,25 @@ TEST_CASE("a failed write that reached the metadata table: its deltacommit there
   CHECK(listed == on_storage);
 }
 
+TEST_CASE("a failed write whose metadata-table deltacommit is itself in flight: its files there found by listing") {
+  // A crash while the metadata table's deltacommit was being written: Hudi
+  // rolls back a pending one too (no validateRollback), and the listing
+  // strategy finds its files by the instant in their names.
+  temp_dir tmp;
+  const fs::path root = plant_write_that_reached_mdt(fresh_copy(kMdt, tmp.path()));
+  const fs::path mtl = root / ".hoodie" / "metadata" / ".hoodie" / "timeline";
+  fs::remove(mtl / (kReached + "_20251220210131727.deltacommit"));
+  const tool_result r = run_tool(args(root, {"--execute", "--no-concurrent-writers", "--json"}));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  for (const auto& f : files_under(root)) CHECK_MESSAGE(f.find(kReached) == std::string::npos, f);
+  const std::string mdt_done = only_file_ending(mtl, ".rollback");
+  auto meta = hudi::decode_rollback_metadata_record(slurp(mtl / mdt_done), mdt_done);
+  REQUIRE(meta.ok());
+  std::size_t deleted = 0;
+  for (const auto& [p, pm] : meta->partition_metadata) deleted += pm.success_delete_files.size();
+  CHECK(deleted == 4);
+}
+
 TEST_CASE("with the metadata table too, a crash after any single change is finished by the next run") {
   temp_dir tmp;
   const std::string kLock =
