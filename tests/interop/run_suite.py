@@ -30,6 +30,8 @@ depend on the overlap). Checks:
             and Hudi then loads the timeline, reads the latest snapshot and the
             promised time travel as the baseline, and writes 3 more commits
             with its own inline services (the crash on the first table only);
+            and a completed clean emptied to 0 bytes is repaired by lakegc
+            as by Hudi's own clean (`clean-run`) on another copy;
   lsm_read  on layout-2 tables whose history Hudi wrote, `lakegc inspect
             --json`'s archived timeline == `hudi archived-timeline` (Hudi's
             own Parquet reader over the LSM history);
@@ -1475,6 +1477,7 @@ class Suite:
         before = self.data_files(copy)
         rc, out, err = run_lakegc(self.o.lakegc, largs, self.env)
         texts = []
+        outcome = ""
         if rc != 0 or out is None:
             self.diff("execute", tb, ["empty clean %s: lakegc clean --execute failed (exit %d): %s" % (t, rc, err)],
                       repro)
@@ -1496,6 +1499,9 @@ class Suite:
             if shape(copy) != shape(hcopy):
                 texts.append("after the repair (clean %s completed again, new completed cleans): lakegc %s, Hudi %s"
                              % (t, shape(copy), shape(hcopy)))
+            elif shape(copy)[0] != 1:
+                texts.append("neither lakegc nor Hudi completed clean %s again" % t)
+            outcome = "%d file(s) deleted, %d new clean(s)" % (len(lake), shape(copy)[1])
         if latest is None:
             texts.append("no latest snapshot from hudi verify before the repair")
         else:
@@ -1506,8 +1512,8 @@ class Suite:
         if not self.o.keep:
             shutil.rmtree(hcopy, ignore_errors=True)
         self.diff("execute", tb, ["empty clean %s: %s" % (t, x) for x in texts], repro)
-        log("  %s: empty completed clean %s repaired by lakegc and by Hudi in %.0fs: %s"
-            % (tb["name"], t, time.time() - t0, "differ" if texts else "alike"))
+        log("  %s: empty completed clean %s repaired by lakegc and by Hudi in %.0fs: %s (%s)"
+            % (tb["name"], t, time.time() - t0, "differ" if texts else "alike", outcome))
 
     def check_execute(self, hudi, tb):
         if not tb.get("lake_inspect"):
