@@ -500,8 +500,8 @@ TEST_CASE("with a metadata table the write never reached, the rollback leaves th
 
 // The v8 quickstart's last deltacommit, un-published as a crash between its
 // metadata-table deltacommit (completed) and its own completion leaves it,
-// with the markers its writer would have left (an APPEND marker for the one
-// log file it wrote).
+// with the markers its writer would have left (a CREATE marker for the one
+// log file it wrote: table version 8 writes no APPEND markers).
 const std::string kReached = "20251220210130911";
 
 fs::path plant_write_that_reached_mdt(const fs::path& root) {
@@ -509,8 +509,7 @@ fs::path plant_write_that_reached_mdt(const fs::path& root) {
   std::size_t marked = 0;
   for (const auto& f : files_under(root)) {
     if (f.starts_with(".hoodie/") || f.find(kReached) == std::string::npos) continue;
-    const bool log = fs::path(f).filename().string().starts_with('.');
-    const fs::path m = root / ".hoodie" / ".temp" / kReached / (f + (log ? ".marker.APPEND" : ".marker.CREATE"));
+    const fs::path m = root / ".hoodie" / ".temp" / kReached / (f + ".marker.CREATE");
     fs::create_directories(m.parent_path());
     spit(m, "");
     ++marked;

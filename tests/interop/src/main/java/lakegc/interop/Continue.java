@@ -131,7 +131,8 @@ final class Continue {
    * the two leaves it: one upsert (inline services off), then its completed
    * instant file deleted and the markers its writer held until the commit
    * put back (DIRECT: CREATE for a new base file, MERGE for a rewritten one,
-   * APPEND for a log file, from its commit metadata). Hudi's own rollback of
+   * for a log file CREATE in table version 8+ and APPEND in 6, from its
+   * commit metadata). Hudi's own rollback of
    * it (rollbackFailedWrites) rolls back the metadata table's deltacommit too.
    */
   static ObjectNode failAfterMdt(Args a) throws Exception {
@@ -160,7 +161,10 @@ final class Continue {
     for (List<org.apache.hudi.common.model.HoodieWriteStat> stats : md.getPartitionToWriteStats().values()) {
       for (org.apache.hudi.common.model.HoodieWriteStat st : stats) {
         String name = new org.apache.hudi.storage.StoragePath(st.getPath()).getName();
-        String type = org.apache.hudi.common.fs.FSUtils.isLogFile(name) ? "APPEND"
+        // Table version 8+ writes CREATE markers for log files too (each
+        // deltacommit its own log file); version 6 APPEND.
+        boolean v8 = mc.getTableConfig().getTableVersion().greaterThanOrEquals(org.apache.hudi.common.table.HoodieTableVersion.EIGHT);
+        String type = org.apache.hudi.common.fs.FSUtils.isLogFile(name) ? (v8 ? "CREATE" : "APPEND")
             : (st.getPrevCommit() == null || "null".equals(st.getPrevCommit())) ? "CREATE" : "MERGE";
         java.nio.file.Path m = markers.resolve(st.getPath() + ".marker." + type);
         java.nio.file.Files.createDirectories(m.getParent());
