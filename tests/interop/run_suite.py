@@ -1981,13 +1981,28 @@ class Suite:
         the metadata table; Hudi reads lakegc's copy as before the write
         (verify); and a run crashed inside the metadata table's rollback, then
         resumed, ends with the same files. Default run: the first table of
-        version 8 or 9 with a metadata table; --seeds: every one."""
-        if tb["mdt"] != "on" or tb["version"] < 8 or not tb.get("lake_inspect") \
-                or tb["gen"]["settings"].get("occ_two_writers"):
+        version 8 or 9 with a metadata table; --seeds: every one.
+
+        Table version 6 (the first such table; --seeds: every one): the same
+        write with its metadata deltacommit taken away again (its log files
+        and instant files; tables whose metadata table did anything after it
+        are skipped), i.e. a write that failed before reaching the metadata
+        table: Hudi's version-6 metadata writer records every rollback there
+        (a deltacommit at the rollback instant listing its rollback log
+        files), so lakegc's rollback must write it too: the same data files
+        deleted and rollback log files written as Hudi's rollback, a metadata
+        deltacommit at lakegc's rollback instant, and verify (whose storage
+        and metadata-table views must agree) passes."""
+        # Two-writer tables roll back LAZY, where Hudi's and lakegc's choice of
+        # the other failed writes (OCC losers) is not compared (as in
+        # check_rollback_failed).
+        if tb["mdt"] != "on" or not tb.get("lake_inspect") or tb["gen"]["settings"].get("occ_two_writers"):
             return
-        if not self.o.seeds and getattr(self, "rolled_back_mdt", False):
+        v6 = tb["version"] == 6
+        done_attr = "rolled_back_mdt_v6" if v6 else "rolled_back_mdt"
+        if not self.o.seeds and getattr(self, done_attr, False):
             return
-        self.rolled_back_mdt = True
+        setattr(self, done_attr, True)
         t0 = time.time()
         now = self.plan_now(tb)
         copy, hcopy, pre = (tb["dir"] + x for x in (".rollback-mdt", ".rollback-mdt-hudi", ".rollback-mdt-pre"))
@@ -2011,12 +2026,16 @@ class Suite:
         if f["result"]["metadata_table_deltacommit"] != "completed":
             texts.append("the failed write's metadata-table deltacommit is %s, not completed"
                          % f["result"]["metadata_table_deltacommit"])
+        if v6 and not self.strip_mdt_deltacommit(copy, t):
+            log("  %s: the metadata table acted after %s's deltacommit: version-6 rollback check skipped"
+                % (tb["name"], t))
+            return
         shutil.copytree(copy, hcopy, symlinks=True)
         shutil.copytree(copy, pre, symlinks=True)
         of_t = lambda files: set(x for x in files if t in os.path.basename(x))
         rc0, dry, err0 = run_lakegc(self.o.lakegc, ["rollback", copy, "--json", "--now", now], self.env)
         planned = [r for r in (dry or {}).get("rollbacks", []) if r["instant"] == t]
-        if rc0 != 0 or not planned or not planned[0].get("in_metadata_table") or (dry or {}).get("refusal"):
+        if rc0 != 0 or not planned or planned[0].get("in_metadata_table") == v6 or (dry or {}).get("refusal"):
             texts.append("lakegc's dry run does not plan to roll back %s with its metadata-table deltacommit "
                          "(exit %d): %s" % (t, rc0, ((dry or {}).get("refusal") or err0 or planned)))
         before_data, before_mdt = self.data_files(copy), self.mdt_files(copy)
@@ -2028,27 +2047,34 @@ class Suite:
         if lake_data != of_t(lake_data) or lake_mdt != of_t(lake_mdt):
             texts.append("lakegc deleted files not of the failed write: %s"
                          % sorted((lake_data - of_t(lake_data)) | (lake_mdt - of_t(lake_mdt)))[:8])
-        if not lake_mdt:
+        if not lake_mdt and not v6:
             texts.append("lakegc deleted no metadata-table file of %s" % t)
+        lake_logs = set(f for d in out.get("done", []) for f in d.get("rollback_log_files", []))
         h = hudi(*self.continue_args(tb, hcopy, 1))
         if h["exit"] != 0:
             texts.append("hudi's own rollback (continue --commits 1) failed: %s" % h.get("error"))
         else:
             hudi_data = of_t(before_data - self.data_files(hcopy))
             hudi_mdt = of_t(before_mdt - self.mdt_files(hcopy))
-            for what, a, b in (("data", lake_data, hudi_data), ("metadata-table", lake_mdt, hudi_mdt)):
+            for what, a, b in (("data", lake_data, hudi_data), ("metadata-table", lake_mdt, hudi_mdt),
+                               ("rollback log", lake_logs, set(h["result"].get("rollback_log_files", [])))):
                 if a != b:
-                    texts.append("%s files deleted: only lakegc %s, only Hudi %s"
-                                 % (what, sorted(a - b)[:8], sorted(b - a)[:8]))
-        mtl = os.path.join(copy, ".hoodie", "metadata", ".hoodie", "timeline")
-        left = [n for n in os.listdir(mtl) if n.startswith(t)] + \
-            [n for n in os.listdir(os.path.join(copy, ".hoodie", "timeline")) if n.startswith(t)]
+                    texts.append("%s files: only lakegc %s, only Hudi %s" % (what, sorted(a - b)[:8], sorted(b - a)[:8]))
+        mtl = os.path.join(copy, ".hoodie", "metadata", ".hoodie", *([] if v6 else ["timeline"]))
+        dtl = os.path.join(copy, ".hoodie", *([] if v6 else ["timeline"]))
+        left = [n for n in os.listdir(mtl) + os.listdir(dtl) if n.startswith(t)]
         if left:
             texts.append("instant files of %s left after lakegc's rollback: %s" % (t, left))
-        done = (out.get("done") or [{}])[0].get("metadata_table") or {}
-        rt = done.get("rollback_instant")
-        if not rt or not any(n.startswith(rt + "_") and n.endswith(".rollback") for n in os.listdir(mtl)):
-            texts.append("no completed rollback %s in the metadata table's timeline" % rt)
+        done = (out.get("done") or [{}])[0]
+        mdone = done.get("metadata_table") or {}
+        if v6:
+            rt = done.get("rollback_instant")
+            if mdone.get("deltacommit") != rt or not os.path.exists(os.path.join(mtl, "%s.deltacommit" % rt)):
+                texts.append("no metadata-table deltacommit at the rollback instant %s: %s" % (rt, mdone))
+        else:
+            rt = mdone.get("rollback_instant")
+            if not rt or not any(n.startswith(rt + "_") and n.endswith(".rollback") for n in os.listdir(mtl)):
+                texts.append("no completed rollback %s in the metadata table's timeline" % rt)
         v = hudi("verify", copy, "--baseline", base)
         tb.setdefault("untouched_diffs", untouched)
         if self.verify_failed(v, tb):
@@ -2058,7 +2084,7 @@ class Suite:
         crash_note = "no crash landed inside the metadata table's rollback"
         ccopy = copy + "-crash"
         cargs = [a if a != copy else ccopy for a in largs]
-        for n in range(1, 80):
+        for n in range(1, 80 if not v6 else 1):
             shutil.rmtree(ccopy, ignore_errors=True)
             shutil.copytree(pre, ccopy, symlinks=True)
             p = subprocess.run([self.o.lakegc] + [str(a) for a in cargs], capture_output=True, text=True,
@@ -2083,14 +2109,43 @@ class Suite:
             else:
                 crash_note += "same files"
             break
-        if crash_note.startswith("no crash"):
+        if crash_note.startswith("no crash") and not v6:
             texts.append(crash_note)
         if not self.o.keep:
             for d in (hcopy, pre, ccopy):
                 shutil.rmtree(d, ignore_errors=True)
         self.diff("rollback", tb, texts, repro)
-        log("  %s: rollback of a write that reached the metadata table (%s; %d data, %d metadata-table files) "
-            "in %.0fs; %s" % (tb["name"], t, len(lake_data), len(lake_mdt), time.time() - t0, crash_note))
+        log("  %s: rollback of a write that %s the metadata table (%s; %d data, %d metadata-table files, %d "
+            "rollback logs) in %.0fs; %s" % (tb["name"], "never reached" if v6 else "reached", t, len(lake_data),
+                                             len(lake_mdt), len(lake_logs), time.time() - t0,
+                                             "version 6: no crash run" if v6 else crash_note))
+
+    @staticmethod
+    def strip_mdt_deltacommit(root, t):
+        """Takes the version-6 metadata table's deltacommit `t` away again
+        (its log files, named in its JSON commit metadata, and its instant
+        files), as if the write had failed before reaching it. False (nothing
+        changed) when the metadata table has an instant after it."""
+        mdt = os.path.join(root, ".hoodie", "metadata")
+        tl = os.path.join(mdt, ".hoodie")
+        later = [n for n in os.listdir(tl) if os.path.isfile(os.path.join(tl, n)) and n[:17].isdigit() and n[:17] > t]
+        if later:
+            return False
+        with open(os.path.join(tl, t + ".deltacommit")) as f:
+            md = json.load(f)
+        for stats in md.get("partitionToWriteStats", {}).values():
+            for st in stats:
+                # The file and its Hadoop checksum sidecar (a later file of
+                # the same name must not meet a stale one).
+                d, n = os.path.split(os.path.join(mdt, st["path"]))
+                for p in (os.path.join(d, n), os.path.join(d, "." + n + ".crc")):
+                    if os.path.exists(p):
+                        os.remove(p)
+        for n in os.listdir(tl):
+            if n.startswith(t + ".deltacommit") or n.startswith("." + t + ".deltacommit"):
+                os.remove(os.path.join(tl, n))
+        shutil.rmtree(os.path.join(tl, ".temp", t), ignore_errors=True)
+        return True
 
     def check_rollback_failed(self, hudi, tb):
         """`lakegc rollback --execute` on a copy of a table with failed writes
