@@ -547,3 +547,36 @@ TEST_CASE("a table-version-6 rollback's metadata deltacommit lists its rollback 
 }
 
 }  // namespace lakegc::tests::metadata_clean_test
+
+namespace lakegc::tests::metadata_clean_test {
+
+TEST_CASE("which failed writes' metadata deltacommits a rollback takes along, and which it refuses") {
+  // make_table's metadata table has a completed deltacommit at kWrite: the
+  // state of a write that failed after its metadata commit.
+  SUBCASE("version 8: rolled back along with the data table's rollback") {
+    memory_storage s = make_table(8);
+    auto reached = check_rollback_update(s, props_of(s), "", {kWrite, kClean});
+    REQUIRE_MESSAGE(reached.ok(), to_string(reached.status()));
+    CHECK(*reached == std::set<InstantTime>{kWrite});
+  }
+  SUBCASE("version 8: refused once the metadata table compacted after it (Hudi's validateRollback)") {
+    memory_storage s = make_table(8);
+    put(s, ".hoodie/metadata/.hoodie/timeline/20240101000000500.compaction.requested", "");
+    put(s, ".hoodie/metadata/.hoodie/timeline/20240101000000500_20240101000000600.commit", "");
+    auto reached = check_rollback_update(s, props_of(s), "", {kWrite});
+    REQUIRE_FALSE(reached.ok());
+    CHECK(to_string(reached.status()).find("before its latest compaction 20240101000000500") != std::string::npos);
+  }
+  SUBCASE("version 6: a completed one is refused (Hudi writes rollback blocks there)") {
+    memory_storage s = make_table(6);
+    auto reached = check_rollback_update(s, props_of(s), "", {kWrite});
+    REQUIRE_FALSE(reached.ok());
+    CHECK(to_string(reached.status()).find("completed deltacommit 20240101000000000") != std::string::npos);
+    // A write that never reached it is fine: the rollback's own deltacommit follows.
+    auto other = check_rollback_update(s, props_of(s), "", {kClean});
+    REQUIRE_MESSAGE(other.ok(), to_string(other.status()));
+    CHECK(other->empty());
+  }
+}
+
+}  // namespace lakegc::tests::metadata_clean_test
