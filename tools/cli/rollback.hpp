@@ -6,7 +6,6 @@
 // docs/hudi-rollback.md). Dry run by default.
 #pragma once
 
-#include <chrono>
 #include <cstdlib>
 #include <functional>
 #include <optional>
@@ -292,13 +291,7 @@ template <class S>
 void keep_metadata_table_in_step(hudi::RollbackServiceOptions& o, S& storage, const Table& table,
                                  const std::string& base_path) {
   if (!has_metadata_table(table)) return;
-  std::function<std::int64_t()> now_ms = o.now_ms;
-  if (!now_ms) {
-    now_ms = [] {
-      return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-          .count();
-    };
-  }
+  std::function<std::int64_t()> now_ms = o.now_ms ? o.now_ms : std::function<std::int64_t()>(detail::wall_clock_ms);
   const hudi::TableProperties props = table.journal->properties();
   o.metadata_update = [&storage, props, base_path, now_ms](const InstantTime& failed, const InstantTime& rollback,
                                                            const hudi::RollbackMetadataRecord& m) {
