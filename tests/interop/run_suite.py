@@ -189,6 +189,7 @@ class Hudi:
                                      stderr=self.err, text=True, env=env, bufsize=1)
         self.calls = 0
         self.ms = 0
+        self.by_command = {}  # command -> [calls, ms], for the summary
 
     def __call__(self, *args):
         args = [str(a) for a in args]
@@ -201,6 +202,9 @@ class Hudi:
         r = json.loads(line)
         self.calls += 1
         self.ms += r.get("ms", 0)
+        tally = self.by_command.setdefault(args[0], [0, 0])
+        tally[0] += 1
+        tally[1] += r.get("ms", 0)
         return r
 
     def close(self):
@@ -232,8 +236,14 @@ def latest_snapshot_baseline(hudi, table, base):
     return latest, set(d for d in diffs if not d.startswith("latest snapshot:")), b
 
 
+LAKEGC_TIME = [0, 0.0]  # lakegc runs and their seconds, for the summary
+
+
 def run_lakegc(lakegc, args, env):
+    t0 = time.time()
     p = subprocess.run([lakegc] + [str(a) for a in args], capture_output=True, text=True, env=env)
+    LAKEGC_TIME[0] += 1
+    LAKEGC_TIME[1] += time.time() - t0
     out = None
     if p.stdout.strip():
         try:
@@ -1638,6 +1648,11 @@ class Suite:
             if deleted != hudi_files:
                 texts.append("files deleted%s: only lakegc %s, only Hudi %s"
                              % (label, sorted(deleted - hudi_files)[:8], sorted(hudi_files - deleted)[:8]))
+            # Hadoop's delete takes a file's `.<name>.crc` with it; so must lakegc's.
+            stale = [f for f in deleted if os.path.exists(os.path.join(
+                copy, os.path.dirname(f), "." + os.path.basename(f) + ".crc"))]
+            if stale:
+                texts.append("checksums of deleted files left behind%s: %s" % (label, sorted(stale)[:8]))
             promised = self.promised_instants(h["result"].get("plan") if h["exit"] == 0 else None,
                                               tb["lake_inspect"]["timeline"])
             promised = [t for t in promised if t in b["result"].get("as_of", {})]
@@ -2446,6 +2461,16 @@ class Suite:
         log("")
         log("== summary (%.0fs; %d harness calls, %.0fs inside the two harness JVMs)"
             % (seconds, sum(j.calls for j in jvms), sum(j.ms for j in jvms) / 1000))
+        tallies = {}
+        for j in jvms:
+            for cmd, (n, ms) in j.by_command.items():
+                t = tallies.setdefault(cmd, [0, 0])
+                t[0] += n
+                t[1] += ms
+        log("  lakegc: %d run(s), %.0fs" % (LAKEGC_TIME[0], LAKEGC_TIME[1]))
+        log("  harness time by command: %s" % ", ".join(
+            "%s %d x %.1fs" % (cmd, n, ms / 1000 / n) for cmd, (n, ms) in
+            sorted(tallies.items(), key=lambda kv: -kv[1][1])))
         for c, (n, bad) in sorted(self.counts.items()):
             log("  %-9s %4d comparison(s), %d with differences" % (c, n, bad))
         if self.known_hits:

@@ -28,6 +28,7 @@
 
 #include "lakegc/core/instant_time.hpp"
 #include "lakegc/core/table_metadata.hpp"
+#include "lakegc/storage/path.hpp"
 #include "lakegc/storage/storage.hpp"
 
 namespace lakegc::hudi {
@@ -55,12 +56,6 @@ inline constexpr std::string_view kMarkerDir = ".hoodie/.temp";
     return absl::DataLossError(fmt::format("{}: marker '{}' names no file", where, marker));
   }
   return f;
-}
-
-/// True for a Hadoop checksum file (`.<name>.crc`), which Hadoop's local and
-/// checksummed file systems write beside every file and hide from listings.
-inline bool is_hadoop_checksum(std::string_view name) {
-  return name.size() > 5 && name.front() == '.' && name.ends_with(".crc");
 }
 
 /// Last beat (epoch ms) of every write with a heartbeat file.

@@ -63,6 +63,7 @@
 #include "lakegc/hudi/lsm_timeline.hpp"
 #include "lakegc/hudi/table_location.hpp"
 #include "lakegc/hudi/table_properties.hpp"
+#include "lakegc/storage/path.hpp"
 #include "lakegc/storage/storage.hpp"
 
 namespace lakegc::hudi {
@@ -91,7 +92,7 @@ struct LsmChanges {
 namespace detail {
 
 inline std::string checksum_path(std::string_view folder, std::string_view name) {
-  return fmt::format("{}/.{}.crc", folder, name);
+  return fmt::format("{}/{}", folder, hadoop_checksum_name(name));
 }
 
 }  // namespace detail

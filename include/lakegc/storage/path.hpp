@@ -121,6 +121,16 @@ struct listing_order {
 
 namespace lakegc {
 
+/// True for a Hadoop checksum file name (`.<name>.crc`): Hadoop's local and
+/// checksummed file systems write one beside every file, check every read
+/// against it, and hide it from listings.
+inline bool is_hadoop_checksum(std::string_view name) noexcept {
+  return name.size() > 5 && name.front() == '.' && name.ends_with(".crc");
+}
+
+/// The name of Hadoop's checksum of file `name` (a name, not a path).
+inline std::string hadoop_checksum_name(std::string_view name) { return "." + std::string(name) + ".crc"; }
+
 /// `partition/name`, or `name` for the root partition.
 inline std::string join_path(std::string_view partition, std::string_view name) {
   if (partition.empty()) return std::string(name);

@@ -34,6 +34,16 @@
 // remove() of an empty directory removes it (a cleaner dropping an emptied
 // partition); of a non-empty one is FailedPrecondition.
 //
+// Hadoop checksums. Hadoop's local file system (what Hudi writes through on
+// a local disk) keeps a checksum `.<name>.crc` beside every file and checks
+// each read of `<name>` against it. As Hadoop's own delete does, remove()
+// of a file deletes its checksum first, then the file: a leftover checksum
+// is garbage no sweep would ever take, and if the name is written again (a
+// metadata-table log version reused after a rollback) Hudi's read of the new
+// file fails with a ChecksumException. For the same reason write_if_absent
+// deletes a stale checksum of a name that does not exist before creating it.
+// lakegc writes no checksums: Hadoop reads a file without one unchecked.
+//
 // Threads. Every call works on descriptors of its own (the root descriptor
 // is only read), so one posix_storage may serve calls from many threads.
 #pragma once
@@ -188,6 +198,7 @@ class posix_storage {
     // Cheap early answer; linkat below is what actually decides.
     struct ::stat st {};
     if (::fstatat(dfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) return already_exists(path);
+    LAKEGC_RETURN_IF_ERROR(remove_checksum_of(dfd, op, path, name));
 
     std::string tmp;
     detail::unique_fd fd;
@@ -406,9 +417,28 @@ class posix_storage {
     if (!S_ISREG(st.st_mode)) {
       return absl::FailedPreconditionError(where("remove", path) + ": not a regular file");
     }
+    LAKEGC_RETURN_IF_ERROR(remove_checksum_of(dfd, "remove", path, name));
     // Should the entry be swapped for a link since fstatat, unlinkat removes
     // the link itself: it never follows one.
     if (::unlinkat(dfd, name.c_str(), 0) != 0) return sys_error(errno, "remove", path);
+    return Status();
+  }
+
+  // Deletes Hadoop's checksum of file `name` in `dfd`, if there is one (see
+  // the header comment). A checksum has none of its own.
+  [[nodiscard]] Status remove_checksum_of(int dfd, std::string_view op, std::string_view path,
+                                          const std::string& name) const {
+    if (is_hadoop_checksum(name)) return Status();
+    const std::string checksum = hadoop_checksum_name(name);
+    struct ::stat st {};
+    if (::fstatat(dfd, checksum.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+      return errno == ENOENT ? Status() : sys_error(errno, op, path);
+    }
+    if (!S_ISREG(st.st_mode)) return Status();  // not Hadoop's: left alone
+    if (::unlinkat(dfd, checksum.c_str(), 0) != 0 && errno != ENOENT) {
+      return absl::ErrnoToStatus(
+          errno, detail::to_absl(where(op, path) + ": deleting its Hadoop checksum " + detail::quote_path(checksum)));
+    }
     return Status();
   }
 

@@ -201,6 +201,39 @@ TEST_CASE("remove takes an empty directory, refuses a non-empty one") {
   CHECK(absl::IsNotFound(s.list("part", [](const FileEntry&) {})));
 }
 
+TEST_CASE("a file goes with its Hadoop checksum; a stale checksum goes before its name is written again") {
+  testing::temp_dir dir;
+  posix_storage s = testing::open_posix(dir.path());
+  const fs::path p = dir.path() / "p";
+  put(p / "a.parquet", "a");
+  put(p / ".a.parquet.crc", "crc of a");
+  put(p / "b.parquet", "b");
+  put(p / ".b.parquet.crc", "crc of b");
+  put(p / "c.log", "c");
+  put(p / ".c.log.crc", "crc of c");
+  put(p / ".d.crc", "a checksum has no checksum");
+  put(p / "..d.crc.crc", "not Hadoop's: left alone");
+  CHECK(s.remove("p/a.parquet").ok());
+  CHECK_FALSE(fs::exists(p / "a.parquet"));
+  CHECK_FALSE(fs::exists(p / ".a.parquet.crc"));
+  const std::vector<std::string> batch{"p/b.parquet", "p/.d.crc"};
+  for (const Status& st : s.remove_batch(batch)) CHECK(st.ok());
+  CHECK_FALSE(fs::exists(p / ".b.parquet.crc"));
+  CHECK(fs::exists(p / "..d.crc.crc"));
+
+  // Hadoop would check the new c.log against the old checksum and fail.
+  CHECK(s.remove("p/c.log").ok());
+  put(p / ".c.log.crc", "stale");
+  REQUIRE(s.write_if_absent("p/c.log", "new c").ok());
+  CHECK_FALSE(fs::exists(p / ".c.log.crc"));
+  CHECK(slurp(p / "c.log") == "new c");
+
+  // A name that exists keeps its checksum: nothing is written.
+  put(p / ".c.log.crc", "crc of new c");
+  CHECK(absl::IsAlreadyExists(s.write_if_absent("p/c.log", "other")));
+  CHECK(slurp(p / ".c.log.crc") == "crc of new c");
+}
+
 TEST_CASE("only regular files are listed or read: a FIFO is skipped and refused") {
   testing::temp_dir dir;
   posix_storage s = testing::open_posix(dir.path());
