@@ -50,7 +50,8 @@ depend on the overlap). Checks:
             cleaners then plan the same, and after `lakegc clean --execute`
             Hudi still reads the table as before the clean; a table with a
             metadata table is refused, unchanged;
-  rollback  on the first table with a failed write left (EAGER; --seeds:
+  rollback  on the first table with a failed write left (EAGER, or LAZY
+            on two-writer tables with heartbeats held alive; --seeds:
             every one), `lakegc rollback --execute` on a copy deletes the data
             files Hudi's own rollbackFailedWrites deletes on another copy, Hudi
             reads the table as the baseline and (--seeds), writing on, finds
@@ -1409,6 +1410,25 @@ class Suite:
             shutil.rmtree(copy, ignore_errors=True)
 
     @staticmethod
+    def hold_heartbeats(d):
+        """Makes every heartbeat file of the copy d (.hoodie/.heartbeat/<instant>)
+        alive for Hudi and lakegc alike: its time a year ahead of the real
+        clock. Hudi compares a heartbeat's file time with the real clock, lakegc
+        with --now, and the harness's instants (so --now) run ahead of the real
+        clock: as written, a heartbeat beaten a minute ago is fresh to Hudi and
+        hours old to lakegc, and the two LAZY rollbacks differ (before this,
+        two-writer tables were left out of the rollback check for that).
+        Held alive, a LAZY rollback must keep that write and roll back only the
+        writes without a heartbeat (OCC losers, whose writer deleted it)."""
+        hb = os.path.join(d, ".hoodie", ".heartbeat")
+        if not os.path.isdir(hb):
+            return
+        ahead = time.time() + 365 * 24 * 3600
+        for n in os.listdir(hb):
+            if not n.endswith(".crc"):
+                os.utime(os.path.join(hb, n), (ahead, ahead))
+
+    @staticmethod
     def continue_args(tb, d, n, conf=()):
         """`hudi continue` on a copy of table tb: writers of a table generated
         with two OCC writers continue under OCC (LAZY rollback), as its own
@@ -2008,9 +2028,9 @@ class Suite:
         deleted and rollback log files written as Hudi's rollback, a metadata
         deltacommit at lakegc's rollback instant, and verify (whose storage
         and metadata-table views must agree) passes."""
-        # Two-writer tables roll back LAZY, where Hudi's and lakegc's choice of
-        # the other failed writes (OCC losers) is not compared (as in
-        # check_rollback_failed).
+        # Two-writer tables roll back LAZY: the OCC losers (no heartbeat) go
+        # with the failed write, so "only files of the failed write" does not
+        # hold there; check_rollback_failed compares them with Hudi.
         if tb["mdt"] != "on" or not tb.get("lake_inspect") or tb["gen"]["settings"].get("occ_two_writers"):
             return
         v6 = tb["version"] == 6
@@ -2164,8 +2184,10 @@ class Suite:
 
     def check_rollback_failed(self, hudi, tb):
         """`lakegc rollback --execute` on a copy of a table with failed writes
-        (EAGER tables, the writer's own policy; with or without a metadata
-        table, which a write that never reached it leaves unchanged): the data files it
+        (the writers' own policy: EAGER, or LAZY under the file-system lock on
+        two-writer tables, their heartbeats held alive for both sides; with or
+        without a metadata table, which a write that never reached it leaves
+        unchanged): the data files it
         deletes are the ones Hudi's own rollbackFailedWrites deletes on
         another copy (`hudi continue --commits 1`), Hudi then reads the
         table as before (verify against the baseline) and (--seeds: time),
@@ -2175,13 +2197,28 @@ class Suite:
         that lakegc rolls back (tables whose failed writes a later EAGER
         write rolled back already do not count) and the first whose
         rollback writes rollback blocks; --seeds: every one."""
-        if not tb.get("lake_inspect") or not tb["gen"].get("failed_writes") or tb["gen"]["settings"].get("occ_two_writers"):
+        if not tb.get("lake_inspect") or not tb["gen"].get("failed_writes"):
             return
         now = self.plan_now(tb)
-        largs_of = lambda d: ["rollback", d, "--execute", "--json", "--now", now, "--no-concurrent-writers"]
+        occ = tb["gen"]["settings"].get("occ_two_writers")
+        # A two-writer table's writers roll back LAZY under the file-system
+        # lock (Tables.occOptions): lakegc is given the same write config and
+        # takes that lock; other tables are EAGER with no lock configured.
+        wconf = ["--conf", "hoodie.clean.failed.writes.policy=LAZY",
+                 "--conf", "hoodie.write.concurrency.mode=optimistic_concurrency_control",
+                 "--conf", "hoodie.write.lock.provider="
+                           "org.apache.hudi.client.transaction.lock.FileSystemBasedLockProvider"] \
+            if occ else ["--no-concurrent-writers"]
+        largs_of = lambda d: ["rollback", d, "--execute", "--json", "--now", now] + wconf
+        # Every copy gets the same heartbeats (see hold_heartbeats); the dry
+        # run reads lakegc's copy, not the table other checks read.
+        copy, hcopy = tb["dir"] + ".rollback", tb["dir"] + ".rollback-hudi"
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(self.ldir(tb), copy, symlinks=True)
+        self.hold_heartbeats(copy)
         # A later EAGER write rolls earlier failed writes back itself: only a
         # table that still has one counts.
-        rc0, out0, err0 = run_lakegc(self.o.lakegc, ["rollback", self.ldir(tb), "--json", "--now", now], self.env)
+        rc0, out0, err0 = run_lakegc(self.o.lakegc, ["rollback", copy, "--json", "--now", now] + wconf, self.env)
         if rc0 != 0 or out0 is None:
             self.diff("rollback", tb, ["lakegc rollback (dry run) failed (exit %d): %s" % (rc0, err0)], [])
             return
@@ -2198,10 +2235,8 @@ class Suite:
             log("  %s: lakegc refuses: %s" % (tb["name"], out0["refusal"][:200]))
             return
         of_failed = lambda files: set(f for f in files if any(t in os.path.basename(f) for t in failed))
-        copy, hcopy = tb["dir"] + ".rollback", tb["dir"] + ".rollback-hudi"
-        for d in (copy, hcopy):
-            shutil.rmtree(d, ignore_errors=True)
-            shutil.copytree(self.ldir(tb), d, symlinks=True)
+        shutil.rmtree(hcopy, ignore_errors=True)
+        shutil.copytree(copy, hcopy, symlinks=True)
         largs = largs_of(copy)
         repro = self.repro(tb, ["tests/interop/hudi", "verify", copy, "--baseline", "EMPTY.json  # {}: prints the latest snapshot"],
                            [self.o.lakegc] + largs,
@@ -2272,9 +2307,20 @@ class Suite:
         ccopy = tb["dir"] + ".rollback-crash"
         shutil.rmtree(ccopy, ignore_errors=True)
         shutil.copytree(self.ldir(tb), ccopy, symlinks=True)
+        self.hold_heartbeats(ccopy)
         cl = largs_of(ccopy)
         p = subprocess.run([self.o.lakegc] + [str(a) for a in cl], capture_output=True, text=True,
                            env=dict(self.env, LAKEGC_CRASH_AFTER_MUTATIONS="2"))
+        if occ and p.returncode == 86:
+            # The crashed run held the file-system lock; like a crashed Hudi
+            # writer's, it stays until it expires (hoodie.write.lock.filesystem.expire,
+            # by default never) or the operator removes it, as here.
+            lock = os.path.join(ccopy, ".hoodie", "lock")
+            if not os.path.exists(lock):
+                texts.append("lakegc rollback --execute crashed under the file-system lock, but left no lock file")
+            for f in (lock, os.path.join(ccopy, ".hoodie", ".lock.crc")):
+                if os.path.exists(f):
+                    os.remove(f)
         rc2, _, err2 = run_lakegc(self.o.lakegc, cl, self.env)
         crash_note = "crash after 2 changes then resumed: "
         if p.returncode not in (0, 86) or rc2 != 0:

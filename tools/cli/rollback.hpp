@@ -6,6 +6,7 @@
 // docs/hudi-rollback.md). Dry run by default.
 #pragma once
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
 #include <optional>
@@ -72,8 +73,10 @@ options:
   --no-concurrent-writers no writer runs on the table now: roll back without a lock
   --props FILE, --conf KEY=VALUE
                           the write config (as for `lakegc plan clean`)
-  --now INSTANT           judge heartbeats as if the clock read INSTANT (and take
-                          rollback instants from it)
+  --now INSTANT           take rollback instants as if the clock read INSTANT; a
+                          heartbeat counts as expired only if it is at both
+                          INSTANT and the wall clock (a later --now never
+                          rolls back a live writer)
   --json                  machine-readable output
   -h, --help              this help
 
@@ -274,6 +277,9 @@ inline std::string json_of(const std::string& table, const hudi::RollbackRunRepo
   o.use_markers = *markers;
   o.lock = lock;
   o.plan_now_ms = now;
+  // A heartbeat is judged at the earlier of --now and the wall clock: it is
+  // expired only if it is at both (see RollbackServiceOptions).
+  o.heartbeat_now_ms = std::min(now, detail::wall_clock_ms());
   return o;
 }
 

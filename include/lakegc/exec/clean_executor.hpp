@@ -70,7 +70,7 @@ template <Storage S, Journal J>
       // A planned file is a name inside its partition, never a path: with
       // the root partition "", `.hoodie/hoodie.properties` would otherwise
       // pass the root check.
-      if (f.name.find('/') != std::string::npos) {
+      if (f.name.view().find('/') != std::string_view::npos) {
         return absl::InvalidArgumentError(
             fmt::format("clean {}: partition '{}' names '{}', a path, not a file name", instant, partition, f.name));
       }
@@ -115,16 +115,16 @@ template <Storage S, Journal J>
         if (st.ok()) {
           ++out.files_deleted;
           out.bytes_deleted += batch_files[i]->size;
-          result.success.push_back(batch_files[i]->name);
+          result.success.push_back(batch_files[i]->name.str());
         } else if (absl::IsNotFound(st)) {
           ++out.files_already_gone;
-          result.success.push_back(batch_files[i]->name);
+          result.success.push_back(batch_files[i]->name.str());
         } else {
           // Did it go anyway? Only a file that is still there fails the clean.
           auto still = storage.stat(batch[i]);
           if (!still.ok() && absl::IsNotFound(still.status())) {
             ++out.files_already_gone;
-            result.success.push_back(batch_files[i]->name);
+            result.success.push_back(batch_files[i]->name.str());
             continue;
           }
           return annotate(st,

@@ -91,9 +91,15 @@ struct RollbackServiceOptions {
   const TableLock* lock = nullptr;
   /// Wall clock for rollback instants, completion times and timings.
   std::function<std::int64_t()> now_ms;
-  /// The clock LAZY expiry is judged by and new rollback instants are
-  /// taken from (--now, else the wall clock), as for a clean.
+  /// The clock new rollback instants are taken from (--now, else the wall
+  /// clock), as for a clean; LAZY expiry too, unless heartbeat_now_ms is set.
   std::int64_t plan_now_ms = 0;
+  /// The clock LAZY heartbeat expiry is judged by, if not plan_now_ms. The
+  /// tool sets it to the earlier of --now and the wall clock: a heartbeat
+  /// file's time is the writer's wall clock, and a --now ahead of it must not
+  /// make a live writer's heartbeat look expired (its write rolled back
+  /// under it).
+  std::optional<std::int64_t> heartbeat_now_ms;
   /// Delete the failed write's heartbeat file: the data table's
   /// rollbackFailedWrites does, the metadata table's rollback does not.
   bool remove_heartbeat = true;
@@ -285,7 +291,8 @@ class rollback_service {
     if (!o_.use_markers) {
       LAKEGC_ASSIGN_OR_RETURN(view, load_view(j_->storage(), md));
     }
-    RollbackPlan planned = plan_rollback(md, o_.rollback, o_.plan_now_ms, view ? &*view : nullptr);
+    RollbackPlan planned =
+        plan_rollback(md, o_.rollback, o_.heartbeat_now_ms.value_or(o_.plan_now_ms), view ? &*view : nullptr);
     for (RollbackAction& a : planned.rollbacks) {
       if (being_rolled_back.contains(a.instant)) continue;  // its pending rollback finishes it
       for (const WrittenFile& f : a.kept_files) {

@@ -17,6 +17,7 @@
 #include <absl/strings/str_split.h>
 #include <fmt/format.h>
 
+#include "lakegc/core/inline_name.hpp"
 #include "lakegc/core/instant_time.hpp"
 #include "lakegc/core/status.hpp"
 #include "lakegc/storage/path.hpp"
@@ -45,7 +46,7 @@ constexpr std::string_view to_string(DeleteReason r) noexcept {
 }
 
 struct PlannedDelete {
-  std::string name;  // file name inside its partition
+  InlineName name;  // file name inside its partition (held in place: see inline_name.hpp)
   std::uint64_t size = 0;
   DeleteReason reason = DeleteReason::older_than_boundary;
   InstantTime slice;  // base instant of the slice the file belongs to

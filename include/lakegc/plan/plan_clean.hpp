@@ -129,10 +129,10 @@ namespace detail {
 
 // A file the plan deletes, before its name is copied out of the view: the
 // files of a partition are collected, sorted by name as views into the
-// view's arena, and only then copied into PlannedDelete's strings, each once
+// view's arena, and only then copied into PlannedDelete's names, each once
 // into a vector of exactly the right size (sorting and growing a vector of
-// std::string moved every name several times; callgrind put emit_group and
-// the sort at a third of plan_partition).
+// names moved every name several times; callgrind put emit_group and the
+// sort at a third of plan_partition).
 struct PickedFile {
   std::string_view name;
   std::uint32_t file = 0;
@@ -164,7 +164,7 @@ inline std::vector<PlannedDelete> planned_deletes(const TableView& v, std::vecto
   std::sort(picked.begin(), picked.end(), [](const PickedFile& a, const PickedFile& b) { return a.name < b.name; });
   std::vector<PlannedDelete> out;
   out.reserve(picked.size());
-  for (const PickedFile& p : picked) out.push_back({std::string(p.name), v.file_size(p.file), p.reason, p.slice});
+  for (const PickedFile& p : picked) out.push_back({InlineName(p.name), v.file_size(p.file), p.reason, p.slice});
   return out;
 }
 

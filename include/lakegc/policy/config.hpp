@@ -17,6 +17,7 @@
 //   with keep_latest_file_versions or with a partition filter.
 #pragma once
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <limits>
@@ -111,20 +112,49 @@ struct KeyLookup {
 
 inline constexpr std::size_t max_regex_length = 1024;
 inline constexpr int max_regex_group_depth = 32;
+/// The largest repetition bound (`{n}`, `{n,m}`) and back-reference number
+/// (`\n`) accepted. libstdc++ reads these numbers into a `long` without an
+/// overflow check (`_Compiler::_M_cur_int_value`): `\99999999999999999999`
+/// is undefined behaviour in its compiler (found by the java_properties fuzz
+/// target, UBSan), and a large bound makes it copy the repeated expression
+/// that many times.
+inline constexpr long max_regex_number = 1000;
 
 /// Why `re` is refused before std::regex sees it, if it is: longer than
-/// max_regex_length, or groups nested deeper than max_regex_group_depth
-/// (every unescaped '(' counts, also inside a bracket, which only errs
+/// max_regex_length, groups nested deeper than max_regex_group_depth, or a
+/// repetition bound or back-reference above max_regex_number (every
+/// unescaped '(' and '{' counts, also inside a bracket, which only errs
 /// towards refusing).
 inline std::optional<std::string> regex_too_complex(std::string_view re) {
   if (re.size() > max_regex_length) {
     return fmt::format("a partition filter regex of {} characters is longer than the {} allowed", re.size(),
                        max_regex_length);
   }
+  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  // The number starting at `at` (digits only), saturated above max_regex_number.
+  const auto number_at = [&](std::size_t at, std::size_t& end) {
+    long v = 0;
+    for (end = at; end < re.size() && is_digit(re[end]); ++end) {
+      v = std::min(v * 10 + (re[end] - '0'), max_regex_number + 1);
+    }
+    return v;
+  };
+  const auto too_large = [](std::string_view what) {
+    return fmt::format("a partition filter regex may use a {} of at most {}", what, max_regex_number);
+  };
   int depth = 0;
   for (std::size_t i = 0; i < re.size(); ++i) {
     if (re[i] == '\\') {
-      ++i;
+      std::size_t end = i + 1;
+      if (number_at(i + 1, end) > max_regex_number) return too_large("back-reference number");
+      i = std::max(i + 1, end - 1);
+    } else if (re[i] == '{') {
+      // `{n}`, `{n,}`, `{n,m}`: each number.
+      std::size_t end = i + 1;
+      if (number_at(i + 1, end) > max_regex_number) return too_large("repetition bound");
+      if (end < re.size() && re[end] == ',' && number_at(end + 1, end) > max_regex_number) {
+        return too_large("repetition bound");
+      }
     } else if (re[i] == '(' && ++depth > max_regex_group_depth) {
       return fmt::format("a partition filter regex may nest groups at most {} deep", max_regex_group_depth);
     } else if (re[i] == ')' && depth > 0) {

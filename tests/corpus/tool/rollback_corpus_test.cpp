@@ -393,12 +393,20 @@ TEST_CASE("LAZY: a write whose heartbeat is alive is left alone, an expired one 
   temp_dir tmp;
   const planted p = plant_failed_write(fresh_copy(kV9, tmp.path()), fs::file_time_type::clock::now());
   const std::vector<std::string> lazy = {"--conf", "hoodie.clean.failed.writes.policy=LAZY"};
-  // --now is ignored for the heartbeat's age here: judge by the wall clock.
+  // No --now: the heartbeat's age is judged by the wall clock.
   std::vector<std::string> a = {"rollback", p.root.string(), "--execute", "--no-concurrent-writers"};
   a.insert(a.end(), lazy.begin(), lazy.end());
   const tool_result alive = run_tool(a);
   REQUIRE_MESSAGE(alive.code == 0, alive.err);
   CHECK(alive.out.find("left alone: " + kFailed) != std::string::npos);
+  CHECK(fs::exists(p.root / p.file));
+  // A --now far ahead of the heartbeat does not make it expired: the writer
+  // beats by the wall clock, at which it is alive.
+  std::vector<std::string> ahead = a;
+  ahead.insert(ahead.end(), {"--now", "20991231000000000"});
+  const tool_result later = run_tool(ahead);
+  REQUIRE_MESSAGE(later.code == 0, later.err);
+  CHECK_MESSAGE(later.out.find("left alone: " + kFailed) != std::string::npos, later.out);
   CHECK(fs::exists(p.root / p.file));
   fs::last_write_time(p.root / ".hoodie" / ".heartbeat" / kFailed, long_ago());
   const tool_result expired = run_tool(a);

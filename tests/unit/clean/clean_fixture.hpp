@@ -158,7 +158,7 @@ class TestTable {
     REQUIRE_MESSAGE(r.ok(), std::string(message_of(r.status())));
     return *r;
   }
-  bool exists(const std::string& partition, const std::string& name) {
+  bool exists(std::string_view partition, std::string_view name) {
     return storage.stat(join_path(partition, name)).ok();
   }
   /// Every file name under `partition`, data files only.

@@ -46,6 +46,30 @@ TEST_CASE("a partition filter regex nested too deep is an error, not a stack ove
   CHECK(policy_with_regex("dt=\\\\(\\\\(.*").ok());  // the regex dt=\(\(.*
 }
 
+TEST_CASE("a huge back-reference or repetition bound in a partition filter is an error (java_properties target)") {
+  // libstdc++ reads these numbers into a long with no overflow check: the
+  // fuzzer's `\9999...` (a back-reference) was undefined behaviour in its
+  // regex compiler. In the properties text a backslash is written twice.
+  for (const std::string& re : {std::string("p=\\\\") + std::string(40, '9'), std::string("p=\\\\1001"),
+                                std::string("a{") + std::string(30, '9') + "}", std::string("a{2,1001}"),
+                                std::string("a{1001,}"), std::string("[x{") + std::string(25, '9') + "}]"}) {
+    CAPTURE(re);
+    const auto p = policy_with_regex(re);
+    REQUIRE_FALSE(p.ok());
+    CHECK(p.status().code() == absl::StatusCode::kInvalidArgument);
+    CHECK(message_of(p.status()).find("hoodie.clean.partition.filter.regex") != std::string_view::npos);
+    CHECK(message_of(p.status()).find("at most 1000") != std::string_view::npos);
+  }
+  // Bounds and back-references up to the limit, long literal digit runs (a
+  // timestamp in a partition name) and digits after an escaped backslash
+  // (the regex \\999...) still pass.
+  for (const char* re : {"year=\\\\d{4}/month=\\\\d{1,2}", "(a)\\\\1", "x{1000}", "x{2,1000}", "ts=20240101123456.*",
+                         "\\\\\\\\99999999999999999999"}) {
+    CAPTURE(re);
+    CHECK(policy_with_regex(re).ok());
+  }
+}
+
 TEST_CASE("an inventory path with an empty, '.' or '..' segment is not under the table (inventory target)") {
   // ".../t//pf.parquet" was handed to the sweep as "/pf.parquet", an
   // absolute path; ".../t/../x" as "../x", outside the table.
