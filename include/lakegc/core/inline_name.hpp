@@ -67,6 +67,7 @@ class InlineName {
   [[nodiscard]] std::size_t find(std::string_view what, std::size_t from = 0) const noexcept {
     return view().find(what, from);
   }
+  [[nodiscard]] std::size_t find(char c, std::size_t from = 0) const noexcept { return view().find(c, from); }
   /// Whether the name needed a heap block (longer than kInlineChars).
   [[nodiscard]] bool on_heap() const noexcept { return heap_ != nullptr; }
 

@@ -23,6 +23,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <span>
 #include <string>
 #include <string_view>
@@ -38,13 +39,22 @@ namespace lakegc {
 
 inline constexpr std::uint32_t kNoFile = std::numeric_limits<std::uint32_t>::max();
 
+/// Where a name lives in a view's arena. 40 bits of offset: a view of 100M
+/// slices holds about 14 GB of names, past what 32 bits address (offsets
+/// would wrap and name the wrong files).
+inline constexpr std::uint64_t kMaxArenaBytes = (std::uint64_t{1} << 40) - 1;
+/// The longest name a view holds (2 MiB). No storage names a file this
+/// long (POSIX: 255 bytes, object stores: 1024); a longer listed name is
+/// not a data file.
+inline constexpr std::size_t kMaxNameLength = (std::size_t{1} << 21) - 1;
+
 struct FileRecord {
-  std::uint32_t name_offset = 0;
-  std::uint32_t name_length : 29 = 0;
+  std::uint64_t name_offset : 40 = 0;
+  std::uint64_t name_length : 21 = 0;
   /// A savepoint names this file. Set once at build time, so the planner's
   /// savepoint guard is a bit test, not a hash lookup per candidate file
   /// (which was over half of planning time at 10M slices).
-  std::uint32_t savepointed : 1 = 0;
+  std::uint64_t savepointed : 1 = 0;
   /// Layout 2: a log file whose deltacommit was archived and whose
   /// completion time is unknown (the archive was not read). It is attached
   /// to the slice its requested time gives, the oldest it can belong to,
@@ -52,13 +62,14 @@ struct FileRecord {
   /// deltacommit's completion time, and the commit may have completed after
   /// a later compaction was requested. The planner deletes it only together
   /// with every slice it could belong to.
-  std::uint32_t completion_unknown : 1 = 0;
+  std::uint64_t completion_unknown : 1 = 0;
   /// A pending write's markers name this file: the write created it or
   /// appends to it, and may still be running (layout 1 cannot tell its log
   /// blocks from committed ones by the file's name).
-  std::uint32_t pending_write : 1 = 0;
+  std::uint64_t pending_write : 1 = 0;
   std::uint64_t size = 0;
 };
+static_assert(sizeof(FileRecord) == 16);
 
 struct FileSlice {
   /// The slice's key: the base file's instant, or the pending compaction's
@@ -125,7 +136,10 @@ class TableView {
   }
   std::span<const UncommittedFile> uncommitted_files() const noexcept { return uncommitted_; }
 
-  std::string_view file_id(const FileGroup& g) const noexcept { return arena_view(file_ids_[g.file_id]); }
+  std::string_view file_id(const FileGroup& g) const noexcept {
+    const FileIdSpan& id = file_ids_[g.file_id];
+    return std::string_view(id_arena_).substr(id.offset, id.length);
+  }
   std::string_view file_name(std::uint32_t file) const noexcept { return arena_view(files_[file]); }
   std::uint64_t file_size(std::uint32_t file) const noexcept { return files_[file].size; }
   std::size_t file_count() const noexcept { return files_.size(); }
@@ -158,10 +172,11 @@ class TableView {
   std::size_t model_bytes() const noexcept {
     return partitions_.capacity() * sizeof(Partition) + groups_.capacity() * sizeof(FileGroup) +
            slices_.capacity() * sizeof(FileSlice) + log_index_.capacity() * sizeof(std::uint32_t) +
-           files_.capacity() * sizeof(FileRecord) + file_ids_.capacity() * sizeof(FileRecord);
+           files_.capacity() * sizeof(FileRecord) + file_ids_.capacity() * sizeof(FileIdSpan);
   }
-  /// Bytes of the name arena.
-  std::size_t name_bytes() const noexcept { return arena_.capacity(); }
+  /// Bytes of names held (file names, file ids). The names arena's
+  /// capacity past this was never written: address space, not memory.
+  std::size_t name_bytes() const noexcept { return arena_.size() + id_arena_.size(); }
 
  private:
   friend class TableViewBuilder;
@@ -175,9 +190,17 @@ class TableView {
   std::vector<FileSlice> slices_;
   std::vector<std::uint32_t> log_index_;
   std::vector<FileRecord> files_;
-  std::vector<FileRecord> file_ids_;  // name_offset/length into the arena; size unused
+  struct FileIdSpan {
+    std::uint64_t offset : 40 = 0;
+    std::uint64_t length : 24 = 0;
+  };
+  std::vector<FileIdSpan> file_ids_;  // into id_arena_
   std::vector<UncommittedFile> uncommitted_;
+  // File names, in listing order: the builder's arena, moved in. File ids
+  // are in their own arena, appended while building, so the names are
+  // never copied (a copy of the names was the peak of build()).
   std::string arena_;
+  std::string id_arena_;
   absl::flat_hash_set<std::string> savepointed_;
   std::size_t completion_unknown_count_ = 0;
 };
@@ -220,7 +243,7 @@ class TableViewBuilder {
   /// data file.
   bool add_file(std::string_view partition, std::string_view name, std::uint64_t size) {
     const std::uint32_t p = partition_index(partition);
-    const auto parsed = scan_data_file_name(name);
+    const auto parsed = name.size() <= kMaxNameLength ? scan_data_file_name(name) : std::nullopt;
     if (!parsed) {
       ++skipped_;
       return false;
@@ -341,7 +364,10 @@ class TableViewBuilder {
     v.log_index_.shrink_to_fit();
     v.files_.shrink_to_fit();
     v.file_ids_.shrink_to_fit();
-    v.arena_.shrink_to_fit();
+    v.id_arena_.shrink_to_fit();
+    // The names arena is not shrunk: shrinking copies it (names are most of
+    // the view), and the capacity past its size was never written, so it
+    // is address space, not resident memory.
     return v;
   }
 
@@ -396,9 +422,12 @@ class TableViewBuilder {
   }
 
   std::uint32_t add_record(std::string_view name, std::uint64_t size) {
+    // Unreachable below a terabyte of names; checked because a wrapped
+    // offset would silently name another file.
+    if (arena_.size() + name.size() > kMaxArenaBytes) throw std::length_error("TableView: over 1 TiB of file names");
     FileRecord r;
-    r.name_offset = static_cast<std::uint32_t>(arena_.size());
-    r.name_length = static_cast<std::uint32_t>(name.size());
+    r.name_offset = arena_.size();
+    r.name_length = name.size();
     r.size = size;
     arena_.append(name);
     files_.push_back(r);
@@ -536,10 +565,11 @@ class TableViewBuilder {
   }
 
   std::uint32_t intern_file_id(TableView& v, std::string_view id) {
-    FileRecord r;
-    r.name_offset = static_cast<std::uint32_t>(v.arena_.size());
-    r.name_length = static_cast<std::uint32_t>(id.size());
-    v.arena_.append(id);
+    if (v.id_arena_.size() + id.size() > kMaxArenaBytes) throw std::length_error("TableView: over 1 TiB of file ids");
+    TableView::FileIdSpan r;
+    r.offset = v.id_arena_.size();
+    r.length = id.size();
+    v.id_arena_.append(id);
     v.file_ids_.push_back(r);
     return static_cast<std::uint32_t>(v.file_ids_.size() - 1);
   }

@@ -70,7 +70,7 @@ template <Storage S, Journal J>
       // A planned file is a name inside its partition, never a path: with
       // the root partition "", `.hoodie/hoodie.properties` would otherwise
       // pass the root check.
-      if (f.name.view().find('/') != std::string_view::npos) {
+      if (f.name.find('/') != std::string_view::npos) {
         return absl::InvalidArgumentError(
             fmt::format("clean {}: partition '{}' names '{}', a path, not a file name", instant, partition, f.name));
       }

@@ -33,6 +33,8 @@ TEST_CASE("a Hudi file name is held in place, a longer one on the heap, both exa
     CHECK(n.empty() == s.empty());
     CHECK(n.on_heap() == (s.size() > InlineName::kInlineChars));
     CHECK(fmt::format("[{}]", n) == "[" + s + "]");
+    CHECK(n.find('_') == s.find('_'));
+    CHECK(n.find("_2024") == s.find("_2024"));
   }
   // Exactly at the capacity: still in place.
   const InlineName edge(std::string(InlineName::kInlineChars, 'e'));

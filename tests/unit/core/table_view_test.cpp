@@ -1,4 +1,5 @@
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <string>
 #include <vector>
@@ -142,6 +143,40 @@ TEST_CASE("a speculative duplicate: the file commit metadata names wins") {
     CHECK(v.file_name(v.slices_of(v.groups()[0])[0].base_file) == winner);
     CHECK(v.uncommitted_files().size() == 1);
   }
+}
+
+TEST_CASE("names and file ids read back exactly; a name past the length limit is not a data file") {
+  auto tl = Timeline::make({done("20240101000100000", "20240101000110000", Action::commit)}).value();
+  TableViewBuilder b(tl, TimelineLayout::v1);
+  std::vector<std::string> names;
+  for (int i = 0; i < 200; ++i) {
+    names.push_back(fmt::format("fg{}-0_0-1-1_20240101000100000.parquet", i));
+    CHECK(b.add_file("p", names.back(), static_cast<std::uint64_t>(i)));
+  }
+  // A file id as long as the limit allows: a data-file name one byte
+  // longer than kMaxNameLength is refused whole, not truncated.
+  const std::string suffix = "_0-1-1_20240101000100000.parquet";
+  const std::string at_limit = std::string(kMaxNameLength - suffix.size(), 'a') + suffix;
+  CHECK(b.add_file("p", at_limit, 7));
+  CHECK_FALSE(b.add_file("p", "b" + at_limit, 8));
+  CHECK(b.skipped_files() == 1);
+  const TableView v = std::move(b).build();
+  REQUIRE(v.groups().size() == 201);
+  std::size_t seen = 0;
+  for (const FileGroup& g : v.groups()) {
+    const auto base = v.slices_of(g)[0].base_file;
+    const std::string name(v.file_name(base));
+    CHECK(name.substr(0, v.file_id(g).size()) == v.file_id(g));
+    if (name == at_limit) {
+      CHECK(v.file_size(base) == 7);
+    } else {
+      const auto i = std::stoul(name.substr(2));
+      CHECK(name == names[i]);
+      CHECK(v.file_size(base) == i);
+    }
+    ++seen;
+  }
+  CHECK(seen == 201);
 }
 
 }  // namespace lakegc::tests::table_view_test
