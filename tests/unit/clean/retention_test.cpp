@@ -2,6 +2,11 @@
 // hand-built timeline.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
 #include "clean_fixture.hpp"
 
 namespace lakegc::tests::retention_test {
@@ -411,6 +416,36 @@ TEST_CASE("interop seed 2: a slice holding a file a pending write's markers name
   REQUIRE(t.journal.rollback(running).ok());
   CHECK(planned_slices(t.plan(versions(guard::savepoints, guard::pending_table_services)), "p") ==
         std::set<InstantTime>{b0});
+}
+
+TEST_CASE("a plan's files are ordered by name: the 8-byte prefix key orders as the text does") {
+  // Short names, names equal in their first 8 bytes, zero bytes and bytes
+  // above 0x7f (std::string_view compares bytes unsigned): the prefix key
+  // must never disagree with the text.
+  const std::string alphabet("\0\x01a-b_.\x7f\x80\xff", 11);
+  std::mt19937 rng(20261204);
+  std::vector<std::string> names;
+  for (int i = 0; i < 4000; ++i) {
+    std::string n = (i % 3 == 0) ? "0c6f1e2a-" : "";
+    const auto len = rng() % 12;
+    for (std::uint32_t k = 0; k < len; ++k) n += alphabet[rng() % alphabet.size()];
+    names.push_back(n);
+  }
+  names.push_back(names[17]);  // equal names
+  std::vector<detail::PickedFile> picked;
+  for (std::uint32_t i = 0; i < names.size(); ++i)
+    picked.push_back({names[i], i, DeleteReason::older_than_boundary, {}});
+  const auto order = detail::name_order(picked);
+  REQUIRE(order.size() == picked.size());
+  std::vector<std::uint32_t> seen(order.begin(), order.end());
+  std::sort(seen.begin(), seen.end());
+  for (std::uint32_t i = 0; i < seen.size(); ++i) REQUIRE(seen[i] == i);
+  for (std::size_t i = 1; i < order.size(); ++i) {
+    const std::string_view a = picked[order[i - 1]].name;
+    const std::string_view b = picked[order[i]].name;
+    CHECK(a <= b);
+    if (a == b) CHECK(order[i - 1] < order[i]);  // equal names keep their order
+  }
 }
 
 }  // namespace lakegc::tests::retention_test
