@@ -28,7 +28,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -41,6 +40,7 @@
 #include <fmt/format.h>
 
 #include "lakegc/core/file_name.hpp"
+#include "lakegc/core/name_prefix_key.hpp"
 #include "lakegc/core/table_metadata.hpp"
 #include "lakegc/core/table_view.hpp"
 #include "lakegc/plan/clean_plan.hpp"
@@ -83,9 +83,21 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
   for (std::uint32_t pi : partitions) wanted.emplace(v.partitions()[pi].path, pi);
   auto is_wanted = [&](std::string_view path) { return wanted.contains(path); };
 
-  // Files completed commits name, per partition and file group (ordered:
-  // partitions and groups are checked in name order); replaced groups.
-  std::map<std::string_view, std::map<std::string_view, std::vector<detail::NamedFile>>> named;
+  // Files completed commits name in the wanted partitions, with their
+  // partition and file group; replaced groups.
+  struct Named {
+    std::string_view file_id;
+    detail::NamedFile file;
+  };
+  // The order the files are checked in, sorted apart from them (16 bytes to
+  // move per file, not 64).
+  struct Position {
+    std::uint32_t partition;  // index into v.partitions()
+    std::uint32_t index;      // into named: commit order
+    std::uint64_t id_key;     // name_prefix_key(file_id): most comparisons end here
+  };
+  std::vector<Named> named;
+  std::vector<Position> order;
   absl::flat_hash_set<GroupKey> replaced;
   for (const auto& [t, info] : md.commits) {
     const Instant* i = md.timeline.find(t);
@@ -100,26 +112,45 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
     // previous file's partition is reused (hashing every committed file's
     // partition was a tenth of an incremental plan).
     std::string_view last_partition;
-    bool last_wanted = false;
+    std::optional<std::uint32_t> last_index;
     bool have_last = false;
     for (const WrittenFile& f : info.files) {
       if (!have_last || f.partition != last_partition) {
         last_partition = f.partition;
-        last_wanted = is_wanted(f.partition);
+        const auto w = wanted.find(f.partition);
+        last_index = w == wanted.end() ? std::nullopt : std::optional<std::uint32_t>(w->second);
         have_last = true;
       }
-      if (!last_wanted) continue;
+      if (!last_index) continue;
       const auto parsed = scan_data_file_name(f.name);
       if (!parsed) continue;
-      named[f.partition][parsed->file_id].push_back({f.name, parsed->instant, t, parsed->is_log});
+      order.push_back({*last_index, static_cast<std::uint32_t>(named.size()), name_prefix_key(parsed->file_id)});
+      named.push_back({parsed->file_id, {f.name, parsed->instant, t, parsed->is_log}});
     }
   }
+  // Partitions and groups are checked in name order (the view's partitions
+  // are in path order, so by index); a group's files keep the order the
+  // commits name them in, which decides the file a gap reports. A sorted
+  // vector, not maps of maps: this check runs before every plan, over every
+  // file the active timeline names.
+  std::sort(order.begin(), order.end(), [&](const Position& a, const Position& b) {
+    if (a.partition != b.partition) return a.partition < b.partition;
+    if (a.id_key != b.id_key) return a.id_key < b.id_key;
+    const int c = named[a.index].file_id.compare(named[b.index].file_id);
+    return c != 0 ? c < 0 : a.index < b.index;
+  });
   absl::flat_hash_map<GroupKey, std::vector<InstantTime>> pending_keys;
   for (const PendingCompactionSlice& op : md.pending_compactions) {
     if (!is_wanted(op.partition)) continue;
     const Instant* i = md.timeline.find(op.compaction_instant);
     if (i != nullptr && i->is_pending())
       pending_keys[GroupKey{op.partition, op.file_id}].push_back(op.compaction_instant);
+  }
+  // Listed files no slice holds, of the partitions with named files: a
+  // named file may be among them.
+  absl::flat_hash_set<std::pair<std::uint32_t, std::string_view>> uncommitted;
+  for (const UncommittedFile& u : v.uncommitted_files()) {
+    if (is_wanted(v.partitions()[u.partition].path)) uncommitted.emplace(u.partition, v.file_name(u.file));
   }
 
   // Where a log file belongs by the metadata: the time Hudi attaches it at.
@@ -134,94 +165,126 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
     return name_instant;
   };
 
-  for (const auto& [path, groups] : named) {
-    const std::uint32_t part_index = wanted.at(path);
+  // What the listing holds of one group, filled per named group. A file
+  // name holds its group's file id, so a named file is listed exactly when
+  // its group (or the partition's uncommitted files) lists that name.
+  std::vector<std::string_view> listed;
+  std::vector<InstantTime> keys;
+  std::vector<InstantTime> log_times;
+  std::vector<std::pair<InstantTime, const detail::NamedFile*>> placed;
+  absl::flat_hash_set<std::string_view> listed_set;  // for a group of many files
+  constexpr std::size_t kLinearSearchMax = 32;
+  auto is_listed = [&](std::uint32_t partition, std::string_view name) {
+    const bool in_group =
+        listed.size() <= kLinearSearchMax
+            ? std::any_of(listed.begin(), listed.end(), [&](std::string_view l) { return same_name(l, name); })
+            : listed_set.contains(name);
+    return in_group || uncommitted.contains(std::pair<std::uint32_t, std::string_view>(partition, name));
+  };
+
+  std::optional<ListingGap> gap;
+  std::uint32_t gap_partition = 0;
+  for (std::size_t begin = 0; begin < order.size();) {
+    const Position& first = order[begin];
+    const std::string_view id = named[first.index].file_id;
+    std::size_t end = begin + 1;
+    while (end < order.size() && order[end].partition == first.partition && order[end].id_key == first.id_key &&
+           named[order[end].index].file_id == id) {
+      ++end;
+    }
+    const std::uint32_t part_index = first.partition;
+    const std::span<const Position> files(order.data() + begin, end - begin);
+    begin = end;
+    if (gap && gap_partition != part_index) {
+      out.push_back(std::move(*gap));
+      gap.reset();
+    }
+    if (gap) continue;  // one gap per partition
     const Partition& part = v.partitions()[part_index];
-    // What the listing holds here, per file group: names, and base instants.
-    absl::flat_hash_set<std::string_view> listed;
-    absl::flat_hash_map<std::string_view, std::vector<InstantTime>> listed_keys;
-    absl::flat_hash_map<std::string_view, std::vector<InstantTime>> listed_log_times;
-    auto note_log = [&](std::string_view name) {
-      const auto l = detail::scan_log_file_name(name);
-      if (!l) return;
-      if (auto at = attach_time(l->instant)) listed_log_times[l->file_id].push_back(*at);
-    };
-    for (const FileGroup& g : v.groups_of(part)) {
-      const std::string_view id = v.file_id(g);
-      for (const FileSlice& s : v.slices_of(g)) {
+    const std::string_view path = part.path;
+    if (replaced.contains(GroupKey{path, id})) continue;  // its slices go whole: a gap only deletes less
+
+    // The view's group of this id (groups are in file-id order).
+    const auto groups = v.groups_of(part);
+    const auto g = std::lower_bound(groups.begin(), groups.end(), id,
+                                    [&](const FileGroup& x, std::string_view want) { return v.file_id(x) < want; });
+    listed.clear();
+    keys.clear();
+    log_times.clear();
+    if (g != groups.end() && v.file_id(*g) == id) {
+      for (const FileSlice& s : v.slices_of(*g)) {
         if (s.base_file != kNoFile) {
-          listed.emplace(v.file_name(s.base_file));
-          listed_keys[id].push_back(s.base_instant);
+          listed.push_back(v.file_name(s.base_file));
+          keys.push_back(s.base_instant);
         }
         for (auto f : v.logs_of(s)) {
-          listed.emplace(v.file_name(f));
-          note_log(v.file_name(f));
+          listed.push_back(v.file_name(f));
+          if (const auto l = detail::scan_log_file_name(v.file_name(f))) {
+            if (auto at = attach_time(l->instant)) log_times.push_back(*at);
+          }
         }
       }
     }
-    for (const UncommittedFile& u : v.uncommitted_files()) {
-      if (u.partition == part_index) listed.emplace(v.file_name(u.file));
+    if (listed.size() > kLinearSearchMax) {
+      listed_set.clear();
+      listed_set.insert(listed.begin(), listed.end());
     }
 
-    std::optional<ListingGap> gap;
-    for (const auto& [id, files] : groups) {
-      if (gap) break;
-      if (replaced.contains(GroupKey{path, id})) continue;  // its slices go whole: a gap only deletes less
-      std::vector<InstantTime> keys;
-      if (auto lk = listed_keys.find(id); lk != listed_keys.end()) keys = lk->second;
-      for (const auto& f : files) {
-        if (!f.is_log) keys.push_back(f.name_instant);
-      }
-      if (auto pk = pending_keys.find(GroupKey{path, id}); pk != pending_keys.end()) {
-        keys.insert(keys.end(), pk->second.begin(), pk->second.end());
-      }
-      std::sort(keys.begin(), keys.end());
-      keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-      // Each named file's slice by the metadata's keys.
-      std::vector<std::pair<InstantTime, const detail::NamedFile*>> placed;
-      for (const auto& f : files) {
-        if (!f.is_log) {
-          placed.emplace_back(f.name_instant, &f);
-        } else if (auto at = attach_time(f.name_instant)) {
-          placed.emplace_back(detail::log_slice_key(keys, *at, f.name_instant), &f);
-        }
-      }
-      // The newest slice: the newest key (a pending compaction's, say) or a
-      // log-only slice after every key.
-      std::optional<InstantTime> newest;
-      if (!keys.empty()) newest = keys.back();
-      for (const auto& [key, f] : placed) {
-        if (!newest || *newest < key) newest = key;
-      }
-      for (const auto& [key, f] : placed) {
-        if (key != *newest || listed.contains(f->name)) continue;
-        gap = ListingGap{std::string(path), std::string(f->name),
-                         fmt::format("the listing lacks {}, which commit {} wrote into the newest slice ({}) of file "
-                                     "group {}: the listing is incomplete",
-                                     f->name, f->writer, key, id)};
-        break;
-      }
-      if (gap) break;
-      // A named base file missing while logs of its slice are listed.
-      static const std::vector<InstantTime> kNone;
-      const auto lt = listed_log_times.find(id);
-      const auto& log_times = lt == listed_log_times.end() ? kNone : lt->second;
-      for (const auto& [key, f] : placed) {
-        if (f->is_log || listed.contains(f->name)) continue;
-        const bool orphaned_logs = std::any_of(log_times.begin(), log_times.end(), [&](const InstantTime& at) {
-          return detail::log_slice_key(keys, at, at) == key;
-        });
-        if (!orphaned_logs) continue;
-        gap = ListingGap{std::string(path), std::string(f->name),
-                         fmt::format("the listing lacks base file {} (commit {}) of file group {} while log files of "
-                                     "its slice are listed: they would attach to an older slice and be deleted with "
-                                     "it",
-                                     f->name, f->writer, id)};
-        break;
+    for (const Position& at : files) {
+      const detail::NamedFile& f = named[at.index].file;
+      if (!f.is_log) keys.push_back(f.name_instant);
+    }
+    if (auto pk = pending_keys.find(GroupKey{path, id}); pk != pending_keys.end()) {
+      keys.insert(keys.end(), pk->second.begin(), pk->second.end());
+    }
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    // Each named file's slice by the metadata's keys.
+    placed.clear();
+    for (const Position& at : files) {
+      const detail::NamedFile& f = named[at.index].file;
+      if (!f.is_log) {
+        placed.emplace_back(f.name_instant, &f);
+      } else if (auto at = attach_time(f.name_instant)) {
+        placed.emplace_back(detail::log_slice_key(keys, *at, f.name_instant), &f);
       }
     }
-    if (gap) out.push_back(std::move(*gap));
+    // The newest slice: the newest key (a pending compaction's, say) or a
+    // log-only slice after every key.
+    std::optional<InstantTime> newest;
+    if (!keys.empty()) newest = keys.back();
+    for (const auto& [key, f] : placed) {
+      if (!newest || *newest < key) newest = key;
+    }
+    for (const auto& [key, f] : placed) {
+      if (key != *newest || is_listed(part_index, f->name)) continue;
+      gap = ListingGap{std::string(path), std::string(f->name),
+                       fmt::format("the listing lacks {}, which commit {} wrote into the newest slice ({}) of file "
+                                   "group {}: the listing is incomplete",
+                                   f->name, f->writer, key, id)};
+      break;
+    }
+    if (gap) {
+      gap_partition = part_index;
+      continue;
+    }
+    // A named base file missing while logs of its slice are listed.
+    for (const auto& [key, f] : placed) {
+      if (f->is_log || is_listed(part_index, f->name)) continue;
+      const bool orphaned_logs = std::any_of(log_times.begin(), log_times.end(), [&](const InstantTime& at) {
+        return detail::log_slice_key(keys, at, at) == key;
+      });
+      if (!orphaned_logs) continue;
+      gap = ListingGap{std::string(path), std::string(f->name),
+                       fmt::format("the listing lacks base file {} (commit {}) of file group {} while log files of "
+                                   "its slice are listed: they would attach to an older slice and be deleted with "
+                                   "it",
+                                   f->name, f->writer, id)};
+      break;
+    }
+    if (gap) gap_partition = part_index;
   }
+  if (gap) out.push_back(std::move(*gap));
   return out;
 }
 

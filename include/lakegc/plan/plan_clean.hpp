@@ -36,6 +36,7 @@
 
 #include <absl/strings/str_join.h>
 
+#include "lakegc/core/name_prefix_key.hpp"
 #include "lakegc/plan/clean_plan.hpp"
 #include "lakegc/plan/clean_scope.hpp"
 #include "lakegc/plan/clean_verdict.hpp"
@@ -139,19 +140,6 @@ struct PickedFile {
   DeleteReason reason = DeleteReason::older_than_boundary;
   InstantTime slice;
 };
-
-// The first 8 bytes of `name` as a big-endian number, zero-padded: ordering
-// by it and then by the whole name is ordering by the name (bytes compare
-// unsigned, as std::string_view does), but most comparisons of Hudi names
-// (file ids are UUIDs) end at the number, without a memcmp.
-inline std::uint64_t name_prefix_key(std::string_view name) noexcept {
-  std::uint64_t key = 0;
-  for (std::size_t i = 0; i < 8; ++i) {
-    key <<= 8;
-    if (i < name.size()) key |= static_cast<unsigned char>(name[i]);
-  }
-  return key;
-}
 
 // The order of `files` by name: indices into it.
 inline std::vector<std::uint32_t> name_order(const std::vector<PickedFile>& files) {
