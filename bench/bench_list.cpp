@@ -7,6 +7,8 @@
 //   bench_list --tree=DIR
 //       posix_list           posix_storage::list("") of everything (what
 //                            `find -type f` lists: .hoodie included)
+//       posix_list_names     the same without attributes (what a clean
+//                            plan lists: no stat for a typed entry)
 //       walk_readdir         floor: openat/readdir by d_type, no stat, no
 //                            sort (the work `find -type f` does)
 //       walk_readdir_stat    the floor plus one fstatat per entry (the
@@ -41,23 +43,37 @@ struct Count {
   std::uint64_t bytes = 0;
 };
 
+// Attributes = false is the listing a clean plan makes (load_view's
+// FileSizes::not_needed): names only, a stat only where readdir cannot
+// type an entry. `stats` counts the entries listed with attributes, each
+// of which cost one.
+template <bool Attributes>
 void BM_posix_list(benchmark::State& st) {
   auto s = posix_storage::open(g_tree);
   if (!s.ok()) {
     st.SkipWithError("cannot open the tree");
     return;
   }
+  ListOptions options;
+  options.attributes = Attributes;
   Count c;
+  std::uint64_t stats = 0;
   for (auto _ : st) {
     c = {};
-    const Status r = s->list("", [&](const FileEntry& e) {
-      ++c.files;
-      c.bytes += e.path.size();
-    });
+    stats = 0;
+    const Status r = s->list(
+        "",
+        [&](const FileEntry& e) {
+          ++c.files;
+          c.bytes += e.path.size();
+          if (e.has_attributes()) ++stats;
+        },
+        options);
     if (!r.ok()) st.SkipWithError(std::string(message_of(r)).c_str());
   }
   st.SetItemsProcessed(static_cast<std::int64_t>(st.iterations() * c.files));
   st.counters["files"] = static_cast<double>(c.files);
+  st.counters["stats"] = static_cast<double>(stats);
 }
 
 // `find -type f`'s work: readdir, d_type, no sort, no stat (unless the
@@ -192,7 +208,8 @@ int main(int argc, char** argv) {
     b->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
     if (!g_args.smoke) b->Repetitions(3)->ReportAggregatesOnly(true);
   };
-  tune(benchmark::RegisterBenchmark("posix_list", BM_posix_list));
+  tune(benchmark::RegisterBenchmark("posix_list", BM_posix_list<true>));
+  tune(benchmark::RegisterBenchmark("posix_list_names", BM_posix_list<false>));
   tune(benchmark::RegisterBenchmark("walk_readdir", BM_walk<false>));
   tune(benchmark::RegisterBenchmark("walk_readdir_stat", BM_walk<true>));
   return run_registered(argc, argv, scratch);

@@ -33,6 +33,7 @@
 
 #include "lakegc/plan/clean_trigger.hpp"
 #include "lakegc/plan/plan_clean.hpp"
+#include "lakegc/plan/planned_sizes.hpp"
 #include "lakegc/policy/config.hpp"
 #include "lakegc/core/json_writer.hpp"
 #include "table.hpp"
@@ -55,6 +56,8 @@ struct PlanReport {
   /// The retention rule's boundary, when the plan's earliest instant to
   /// retain was held back before it at a guarded replacecommit.
   std::optional<InstantTime> boundary_held_from;
+  /// Stats made for the sizes of planned files (the listing makes none).
+  std::size_t size_stats = 0;
 };
 
 /// Why a boundary is held (JSON `reasons.boundary_held.why`, text note).
@@ -93,7 +96,9 @@ inline std::string describe(const config::runtime_cleaning_policy& p) {
   }
   r.not_due = clean_not_due(md, policy.scope());
   if (r.not_due) return r;
-  LAKEGC_ASSIGN_OR_RETURN(TableView view, list_view(table, md, show_progress));
+  // Names only: the sizes of the files the plan deletes are asked for
+  // below, a stat per planned file instead of one per listed file.
+  LAKEGC_ASSIGN_OR_RETURN(TableView view, list_view(table, md, show_progress, FileSizes::not_needed));
   CleanContext ctx;
   ctx.now_ms = now_ms;
   // Why each kept slice stays: the planner's own verdicts.
@@ -104,6 +109,7 @@ inline std::string describe(const config::runtime_cleaning_policy& p) {
     for (std::string& name : keep_reason_names(sv.kept, versions)) reasons.insert(std::move(name));
   };
   LAKEGC_ASSIGN_OR_RETURN(r.plan, plan_clean(view, md, policy, ctx, &r.scope, &why));
+  LAKEGC_ASSIGN_OR_RETURN(r.size_stats, stat_unknown_sizes(*table.storage, r.plan));
   r.boundary_held_from = boundary_held_from(md, policy, ctx, r.plan);
   return r;
 }

@@ -142,10 +142,11 @@ inline TableMetadata metadata_as_of(const TableMetadata& md, const InstantTime& 
 }
 
 /// Lists the table's data files into a view against `md`.
-[[nodiscard]] inline StatusOr<TableView> list_view(Table& table, const TableMetadata& md, bool show_progress) {
+[[nodiscard]] inline StatusOr<TableView> list_view(Table& table, const TableMetadata& md, bool show_progress,
+                                                   FileSizes sizes = FileSizes::from_listing) {
   listing_progress progress(show_progress);
   progress_storage<posix_storage> storage(*table.storage, progress);
-  return load_view(storage, md);
+  return load_view(storage, md, sizes);
 }
 
 }  // namespace lakegc::cli

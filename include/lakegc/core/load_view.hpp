@@ -55,14 +55,24 @@ inline void add_metadata(TableViewBuilder& b, const TableMetadata& md) {
   }
 }
 
+/// Whether a view needs each file's size from the listing. Slices, groups
+/// and every planning decision come from names alone; sizes are only
+/// reported. With `not_needed` a POSIX listing makes no stat per file (most
+/// of its time) and TableView::file_size may be FileEntry::kUnknownSize;
+/// a clean plan then asks for the sizes of the files it deletes
+/// (plan/planned_sizes.hpp).
+enum class FileSizes { from_listing, not_needed };
+
 /// Lists `storage` (skipping `.hoodie/`) and builds the view against
 /// `timeline` (pass md.timeline, or an as-of view of it).
 template <Storage S>
-[[nodiscard]] StatusOr<TableView> load_view(S& storage, const TableMetadata& md, const Timeline& timeline) {
+[[nodiscard]] StatusOr<TableView> load_view(S& storage, const TableMetadata& md, const Timeline& timeline,
+                                            FileSizes sizes = FileSizes::from_listing) {
   TableViewBuilder b(timeline, md.layout);
   b.require_declared_partitions();
   ListOptions opts;
   opts.skip_dir = [](std::string_view dir) { return dir == ".hoodie"; };
+  opts.attributes = sizes == FileSizes::from_listing;
   Status st = storage.list(
       "",
       [&](const FileEntry& e) {
@@ -82,8 +92,9 @@ template <Storage S>
 }
 
 template <Storage S>
-[[nodiscard]] StatusOr<TableView> load_view(S& storage, const TableMetadata& md) {
-  return load_view(storage, md, md.timeline);
+[[nodiscard]] StatusOr<TableView> load_view(S& storage, const TableMetadata& md,
+                                            FileSizes sizes = FileSizes::from_listing) {
+  return load_view(storage, md, md.timeline, sizes);
 }
 
 }  // namespace lakegc

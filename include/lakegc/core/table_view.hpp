@@ -141,6 +141,8 @@ class TableView {
     return std::string_view(id_arena_).substr(id.offset, id.length);
   }
   std::string_view file_name(std::uint32_t file) const noexcept { return arena_view(files_[file]); }
+  /// As listed; FileEntry::kUnknownSize for a view loaded without sizes
+  /// (load_view's FileSizes::not_needed).
   std::uint64_t file_size(std::uint32_t file) const noexcept { return files_[file].size; }
   std::size_t file_count() const noexcept { return files_.size(); }
   std::size_t slice_count() const noexcept { return slices_.size(); }

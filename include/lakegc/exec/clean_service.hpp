@@ -17,6 +17,7 @@
 #include "lakegc/exec/clean_executor.hpp"
 #include "lakegc/plan/clean_trigger.hpp"
 #include "lakegc/plan/plan_clean.hpp"
+#include "lakegc/plan/planned_sizes.hpp"
 
 namespace lakegc {
 
@@ -97,8 +98,10 @@ template <Storage S, Journal J, CleaningPolicy P>
     return report;
   }
 
-  LAKEGC_ASSIGN_OR_RETURN(TableView view, load_view(storage, md));
+  // Names only; then a stat per planned file for its size (planned_sizes.hpp).
+  LAKEGC_ASSIGN_OR_RETURN(TableView view, load_view(storage, md, FileSizes::not_needed));
   LAKEGC_ASSIGN_OR_RETURN(CleanPlan plan, plan_clean(view, md, policy, ctx, &report.scope));
+  LAKEGC_RETURN_IF_ERROR(stat_unknown_sizes(storage, plan).status());
   report.plan = plan;
   if (!plan.has_work() && !plan.empty_clean) {
     report.skipped_reason = "nothing to clean";

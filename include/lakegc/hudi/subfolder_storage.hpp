@@ -37,6 +37,7 @@ class subfolder_storage {
     const std::size_t strip = folder_.size() + 1;
     ListOptions inner_options;
     inner_options.recursive = options.recursive;
+    inner_options.attributes = options.attributes;
     if (options.skip_dir) {
       inner_options.skip_dir = [&options, strip](std::string_view d) {
         return d.size() >= strip && options.skip_dir(d.substr(strip));

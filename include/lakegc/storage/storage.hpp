@@ -29,9 +29,16 @@ namespace lakegc {
 /// during the visitor call: listings are streamed, so an adapter may reuse
 /// one buffer for every entry. Copy it if you keep it.
 struct FileEntry {
+  /// `size` of an entry listed without attributes (ListOptions::attributes).
+  static constexpr std::uint64_t kUnknownSize = UINT64_MAX;
+  /// `mtime_ms` of an entry listed without attributes.
+  static constexpr std::int64_t kUnknownMtime = INT64_MIN;
+
   std::string_view path;
   std::uint64_t size;
   std::int64_t mtime_ms;  ///< Last modification, milliseconds since the Unix epoch.
+
+  bool has_attributes() const noexcept { return size != kUnknownSize && mtime_ms != kUnknownMtime; }
 };
 
 /// What Storage::stat returns: an owning FileEntry.
@@ -53,6 +60,14 @@ struct ListOptions {
   /// everything below. Lets a scan skip `.hoodie` or `.hoodie/metadata`
   /// without paying to list them. Empty means "skip nothing".
   std::function<bool(std::string_view dir)> skip_dir;
+  /// Whether the visitor needs each file's size and mtime. When false, an
+  /// adapter that pays a call per file for them (POSIX: a stat after
+  /// readdir, most of a listing's time) may report FileEntry::kUnknownSize
+  /// and kUnknownMtime instead; one that has them anyway (an object store's
+  /// listing carries them) reports them. A clean plan needs names only: the
+  /// sizes of the files it deletes are asked for afterwards
+  /// (plan/planned_sizes.hpp), a stat per planned file, not per file.
+  bool attributes = true;
 };
 
 namespace detail {
@@ -158,6 +173,11 @@ concept MutableStorage =
  *  **Minimal complete definition.** All six members. There are no defaults:
  *  an adapter that emulated remove_batch by looping would hide the one
  *  thing batch deletes are for.
+ *
+ *  **Optional.** `std::vector<StatusOr<FileInfo>> s.stat_batch(
+ *  std::span<const std::string> paths)`: stat() of each path, in order.
+ *  Used where present (the sizes of a plan's files,
+ *  plan/planned_sizes.hpp); otherwise stat() is called per path.
  *
  *  **Path rules (every operation, every model).** A path that is absolute,
  *  has a `..` or `.` or empty component, or holds a NUL is refused with

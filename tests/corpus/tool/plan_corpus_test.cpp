@@ -225,7 +225,10 @@ TEST_CASE("plan clean agrees with the reference planner and never names a file o
       CHECK(got.policy == want.policy);
       CHECK(got.earliest_instant_to_retain == want.earliest_instant_to_retain);
       CHECK(got.last_completed_commit_timestamp == want.last_completed_commit_timestamp);
+      // Sizes included: the plan's come from a stat per planned file (the
+      // listing gave none), the reference's from a listing with sizes.
       CHECK(got.files_per_partition == want.files_per_partition);
+      CHECK(report->size_stats == got.file_count());
       CHECK(got.partitions_to_be_deleted == want.partitions_to_be_deleted);
       CHECK(got.extra_metadata == want.extra_metadata);
       for (const std::string& p : paths_of(got)) CHECK_MESSAGE(!latest.contains(p), p);

@@ -13,6 +13,7 @@
 
 #include "clean_fixture.hpp"
 #include "lakegc/exec/clean_report.hpp"
+#include "lakegc/plan/planned_sizes.hpp"
 
 namespace lakegc::tests::executor_test {
 
@@ -66,6 +67,50 @@ TEST_CASE("the test table: one clean deletes four slices, a replaced group and a
   const CleanPlan plan = t.plan(commits_policy(2));
   CHECK(plan.file_count() == 5);
   CHECK(plan.partitions_to_be_deleted == std::vector<std::string>{"gone"});
+}
+
+TEST_CASE("a plan made without listed sizes asks for each planned file's size, and only those") {
+  TestTable t;
+  build_table(t);
+  const CleanPlan listed = t.plan(commits_policy(2));
+  REQUIRE(listed.file_count() == 5);
+  REQUIRE(listed.bytes() > 0);
+  CleanPlan plan = listed;
+  for (auto& [p, files] : plan.files_per_partition) {
+    for (PlannedDelete& f : files) f.size = FileEntry::kUnknownSize;
+  }
+  // One size known already (no stat), one file gone since the listing.
+  PlannedDelete& known = plan.files_per_partition.at("b").front();
+  known.size = 12345;
+  const PlannedDelete& gone = plan.files_per_partition.at("a").front();
+  REQUIRE(t.storage.remove(join_path("a", gone.name)).ok());
+
+  const auto stats = stat_unknown_sizes(t.storage, plan);
+  REQUIRE_MESSAGE(stats.ok(), std::string(message_of(stats.status())));
+  CHECK(*stats == 4);
+  for (const auto& [p, files] : plan.files_per_partition) {
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      const PlannedDelete& f = files[i];
+      CAPTURE(f.name.view());
+      if (&f == &known) {
+        CHECK(f.size == 12345);
+      } else if (&f == &gone) {
+        CHECK(f.size == 0);
+      } else {
+        CHECK(f.size == listed.files_per_partition.at(p)[i].size);
+      }
+    }
+  }
+
+  // A stat that fails otherwise stops it, naming the file.
+  for (auto& [p, files] : plan.files_per_partition) {
+    for (PlannedDelete& f : files) f.size = FileEntry::kUnknownSize;
+  }
+  t.storage.fail_next(storage_op::stat, absl::UnavailableError("injected: throttled"));
+  const auto failed = stat_unknown_sizes(t.storage, plan);
+  REQUIRE_FALSE(failed.ok());
+  CHECK(absl::IsUnavailable(failed.status()));
+  CHECK(message_of(failed.status()).find("a/") != std::string_view::npos);
 }
 
 TEST_CASE("PR 18034: a planned file that is already gone counts as deleted and the clean completes") {

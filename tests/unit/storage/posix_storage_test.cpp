@@ -245,6 +245,59 @@ TEST_CASE("only regular files are listed or read: a FIFO is skipped and refused"
   CHECK(absl::IsFailedPrecondition(s.remove("fifo")));
 }
 
+TEST_CASE("a listing without attributes walks the same files in the same order, sizes and mtimes unknown") {
+  sandbox box;  // a regular file, a link to a file, a link to a directory
+  put(box.root / "p" / "a.parquet", "12345");
+  put(box.root / "q" / "r" / "z", "");
+  put(box.root / "top", "xy");
+  REQUIRE(::mkfifo((box.root / "q" / "fifo").c_str(), 0600) == 0);
+  posix_storage s = testing::open_posix(box.root);
+
+  ListOptions names_only;
+  names_only.attributes = false;
+  const auto with = testing::listing(s, "");
+  const auto without = testing::listing(s, "", names_only);
+  REQUIRE(with.size() == 4);  // links and the FIFO are never listed
+  CHECK(listed_paths(s, "") == listed_paths(s, "", names_only));
+  for (std::size_t i = 0; i < with.size(); ++i) {
+    const auto& [path, size, mtime] = with[i];
+    CAPTURE(path);
+    CHECK(size == fs::file_size(box.root / path));
+    CHECK(mtime != FileEntry::kUnknownMtime);
+    CHECK(std::get<1>(without[i]) == FileEntry::kUnknownSize);
+    CHECK(std::get<2>(without[i]) == FileEntry::kUnknownMtime);
+  }
+  // skip_dir and recursive still apply.
+  names_only.skip_dir = [](std::string_view d) { return d == "q"; };
+  CHECK(listed_paths(s, "", names_only) == std::vector<std::string>{"p/a.parquet", "p/real", "top"});
+  names_only.recursive = false;
+  CHECK(listed_paths(s, "", names_only) == std::vector<std::string>{"top"});
+  box.check_outside_intact();
+}
+
+TEST_CASE("stat_batch answers each path as stat does, in order") {
+  sandbox box;
+  put(box.root / "p" / "b", "12");
+  put(box.root / "q" / "c", "123");
+  posix_storage s = testing::open_posix(box.root);
+  const std::vector<std::string> paths{"p/real", "p/b",    "p/missing", "p/link_file", "q/c",
+                                       "p/real", "gone/x", "../p/b",    "link_dir/f",  "top-missing"};
+  const auto got = s.stat_batch(paths);
+  REQUIRE(got.size() == paths.size());
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    CAPTURE(paths[i]);
+    const auto want = s.stat(paths[i]);
+    CHECK(got[i].status().code() == want.status().code());
+    if (want.ok() && got[i].ok()) CHECK(*got[i] == *want);
+  }
+  CHECK(got[1]->size == 2);
+  CHECK(got[4]->size == 3);
+  CHECK(absl::IsNotFound(got[2].status()));
+  CHECK(absl::IsFailedPrecondition(got[3].status()));
+  CHECK(absl::IsInvalidArgument(got[7].status()));
+  box.check_outside_intact();
+}
+
 TEST_CASE("posix_storage moves, keeping its root descriptor") {
   testing::temp_dir dir;
   posix_storage a = testing::open_posix(dir.path());
