@@ -195,7 +195,7 @@ inline std::string plan_json(const PlanReport& r) {
   w.end_object();
   w.key("bytes_reclaimable").value(p.bytes());
   w.end_object();
-  return w.str();
+  return std::move(w).take();
 }
 
 inline std::string plan_text(const PlanReport& r) {

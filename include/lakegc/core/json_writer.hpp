@@ -7,20 +7,30 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
 namespace lakegc {
 
-/// `s` as a JSON string literal (RFC 8259 escapes; other control bytes as
-/// \u00XX; UTF-8 passed through).
-inline std::string json_quote(std::string_view s) {
-  std::string out = "\"";
-  for (const char c : s) {
+/// Appends `s` to `out` as a JSON string literal (RFC 8259 escapes; other
+/// control bytes as \u00XX; UTF-8 passed through). Runs without an escape
+/// are appended whole: a plan's JSON quotes a million paths, and building
+/// each literal a character at a time in a string of its own was most of
+/// `plan_json`.
+inline void append_json_quoted(std::string& out, std::string_view s) {
+  out += '"';
+  std::size_t run = 0;  // start of the bytes not yet appended
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(s.data() + run, i - run);
+    run = i + 1;
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -29,15 +39,18 @@ inline std::string json_quote(std::string_view s) {
       case '\t': out += "\\t"; break;
       case '\b': out += "\\b"; break;
       case '\f': out += "\\f"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
-        } else {
-          out += c;
-        }
+      default: fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned>(c));
     }
   }
+  out.append(s.data() + run, s.size() - run);
   out += '"';
+}
+
+/// `s` as a JSON string literal (append_json_quoted).
+inline std::string json_quote(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  append_json_quoted(out, s);
   return out;
 }
 
@@ -71,12 +84,12 @@ class json_writer {
   }
   json_writer& value(std::uint64_t n) {
     separate();
-    out_ += fmt::format("{}", n);
+    fmt::format_to(std::back_inserter(out_), "{}", n);
     return *this;
   }
   json_writer& value(std::int64_t n) {
     separate();
-    out_ += fmt::format("{}", n);
+    fmt::format_to(std::back_inserter(out_), "{}", n);
     return *this;
   }
   json_writer& value(int n) { return value(static_cast<std::int64_t>(n)); }
@@ -97,6 +110,12 @@ class json_writer {
 
   /// The document, ending with a newline.
   std::string str() const { return out_ + "\n"; }
+  /// The same, moved out of the writer (a plan's JSON is hundreds of MB:
+  /// no copy).
+  std::string take() && {
+    out_ += '\n';
+    return std::move(out_);
+  }
 
  private:
   struct Level {
@@ -132,7 +151,7 @@ class json_writer {
     out_ += '\n';
     out_.append(levels_.size() * 2, ' ');
   }
-  void quote(std::string_view s) { out_ += json_quote(s); }
+  void quote(std::string_view s) { append_json_quoted(out_, s); }
 
   std::string out_;
   std::vector<Level> levels_;
