@@ -90,6 +90,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto policy = policy_from_properties(policy_properties(swarm.policy));
   if (!policy.ok()) return 0;
   World w(swarm, *policy, Rng(fnv1a(input)));
+  w.trace().keep_tail(40);  // a failure prints the events that led to it
   const auto body = size > kSwarmBytes ? input.subspan(kSwarmBytes) : std::span<const std::uint8_t>();
   for (std::size_t i = 0; i + 1 < body.size() && i / 2 < kMaxSteps && !w.failed(); i += 2)
     step(w, body[i], body[i + 1]);

@@ -3,6 +3,8 @@
 // create under a race, and what the file system has that memory_storage
 // does not (empty directories, FIFOs).
 #include "lakegc/storage/posix_storage.hpp"
+#include "lakegc/storage/crash_storage.hpp"
+#include "lakegc/storage/memory_storage.hpp"
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
@@ -296,6 +298,28 @@ TEST_CASE("stat_batch answers each path as stat does, in order") {
   CHECK(absl::IsFailedPrecondition(got[3].status()));
   CHECK(absl::IsInvalidArgument(got[7].status()));
   box.check_outside_intact();
+}
+
+template <typename T>
+concept has_stat_batch = requires(T& t, std::span<const std::string> p) { t.stat_batch(p); };
+
+TEST_CASE("crash_storage forwards stat_batch without spending its crash budget") {
+  sandbox box;
+  put(box.root / "p" / "b", "12");
+  posix_storage s = testing::open_posix(box.root);
+  bool crashed = false;
+  crash_storage<posix_storage> crashing(s, 1, [&] { crashed = true; });
+  const std::vector<std::string> paths{"p/b", "p/missing"};
+  const auto got = crashing.stat_batch(paths);
+  REQUIRE(got.size() == 2);
+  CHECK(got[0]->size == 2);
+  CHECK(absl::IsNotFound(got[1].status()));
+  CHECK(crashing.mutations() == 0);
+  CHECK_FALSE(crashed);
+  // Only forwarded where the inner storage has it (planned_sizes then stats
+  // one path at a time).
+  static_assert(has_stat_batch<crash_storage<posix_storage>>);
+  static_assert(!has_stat_batch<crash_storage<memory_storage>>);
 }
 
 TEST_CASE("posix_storage moves, keeping its root descriptor") {

@@ -363,7 +363,7 @@ class Writers {
     LAKEGC_RETURN_IF_ERROR(t_.journal.add_marker(wr.instant, WrittenFile{f.partition, f.name, f.size}));
     // A TTL swarm's partitions come and go (the cleaner removes a partition
     // TTL emptied): the first write into one creates its partition metadata.
-    if (t_.swarm.ttl.on) t_.write_partition_metadata(f.partition, wr.instant.str());
+    if (t_.swarm.ttl.on) LAKEGC_RETURN_IF_ERROR(t_.write_partition_metadata(f.partition, wr.instant.str()));
     LAKEGC_RETURN_IF_ERROR(t_.put(f.partition, f.name, f.size));
     ++wr.next;
     wr.paths.push_back(f.path());
