@@ -75,6 +75,37 @@ TEST_CASE("the TTL service drops the partition plan_ttl expired; the cleaner the
   CHECK(w.table.violations.empty());
 }
 
+TEST_CASE("a write whose partition metadata cannot be written fails whole, as Hudi's task does") {
+  // Found by schedule_fast: the failure armed for the write was consumed by
+  // the partition metadata and ignored, so the data file landed in a
+  // partition no reader lists, while the oracle's shadow had the metadata.
+  World w{ttl_swarm(), commits_policy(1), Rng(7)};
+  w.write_history();
+  const std::string meta = join_path(kHot, kPartitionMetadataFile);
+  const auto hot_files = [&] {
+    std::size_t n = 0;
+    for (const auto& [path, size] : w.table.data_files()) n += path.starts_with(kHot + "/") ? 1 : 0;
+    return n;
+  };
+  REQUIRE_FALSE(w.table.storage.stat(meta).ok());  // the first write after the history creates it
+  w.table.faults_enabled = true;
+  w.table.armed.write_failure = true;
+  w.advance(kMinute);
+  CHECK_FALSE(w.write_begin(0));
+  CHECK_FALSE(w.table.storage.stat(meta).ok());
+  CHECK(hot_files() == 0);
+  w.table.faults_enabled = false;
+  w.advance(kMinute);
+  REQUIRE(w.write_begin(0));
+  w.advance(1000);
+  REQUIRE(w.write_finish(0));
+  CHECK(w.table.storage.stat(meta).ok());
+  CHECK(hot_files() > 0);
+  // The latest snapshot, read from storage, is the oracle's.
+  w.reader_start(kMinute);
+  CHECK_FALSE(w.failed());
+}
+
 TEST_CASE("the drop check fails a replacecommit that took a partition that did not expire") {
   TtlWorld tw;
   Table& t = tw.w.table;
