@@ -46,7 +46,9 @@ int main(int argc, char** argv) {
       }
       std::sort(files.begin(), files.end());
       for (const auto& f : files) runs += run_file(f) ? 1 : 0;
-    } else if (!run_file(arg)) {
+    } else if (run_file(arg)) {
+      ++runs;  // a single input named on the command line (the replay command ./dev fuzz prints)
+    } else {
       return 2;
     }
   }

@@ -43,7 +43,8 @@
 //   boundary that completed after the previous clean (keep_by_hours does
 //   not clamp its boundary to pending writes, so such a commit falls in no
 //   window), and the partitions where a reader lease kept a slice the
-//   previous clean would have deleted.
+//   previous clean would have deleted; such a commit already archived
+//   (its partitions unknown) makes the scan full.
 //
 // CANARY: Policy::drop_newest_before_boundary removes the rule "keep the
 // newest slice before the boundary" (the pre-0.14.1 KEEP_LATEST_BY_HOURS,
@@ -250,6 +251,10 @@ inline std::vector<std::string> partitions_to_scan(const TableView& v, const Tab
         bool found = false;
         for (const SavepointInfo& s : md.savepoints) found = found || s.instant == sp;
         if (!found) usable = false;
+      }
+      // A late commit (below) already archived: its partitions are unknown.
+      for (const auto& [requested, completed] : md.archived_completions) {
+        if (requested < prev && md.last_completed_clean->instant < completed) usable = false;
       }
     }
     if (usable) {
