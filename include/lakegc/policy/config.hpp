@@ -28,6 +28,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -120,11 +121,91 @@ inline constexpr int max_regex_group_depth = 32;
 /// that many times.
 inline constexpr long max_regex_number = 1000;
 
+/// The most atoms a regex may stand for once its repetitions are written
+/// out. libstdc++ compiles `(a{1000}){1000}` by copying the group's states
+/// a thousand times a thousand times, up to its own limit of 100,000 states
+/// (_GLIBCXX_REGEX_STATE_LIMIT), and only then fails, with a message about
+/// a macro; the java_properties fuzz target spent most of its time there.
+/// Partition filters repeat little: `\d{4}` is 5.
+inline constexpr long max_regex_expansion = 10000;
+
+/// How many atoms `re` stands for with every repetition written out: an
+/// atom (a character, an escape, a bracket expression) counts 1, a group
+/// the sum of its contents, and a quantifier multiplies the atom or group
+/// before it by its largest bound + 1 (`*`, `+` and `?` by 2). Saturates
+/// above max_regex_expansion. An estimate of the compiled size that only
+/// errs upwards; malformed input is left for std::regex to refuse.
+inline long regex_expansion(std::string_view re) {
+  const auto saturate = [](long v) { return std::min(v, max_regex_expansion + 1); };
+  struct level {
+    long sum = 0;   // atoms so far in this group
+    long last = 0;  // the latest atom or group, which a quantifier repeats
+  };
+  std::vector<level> stack(1);
+  const auto add_atom = [&](long size) {
+    stack.back().last = saturate(size);
+    stack.back().sum = saturate(stack.back().sum + stack.back().last);
+  };
+  const auto repeat_last = [&](long factor) {
+    level& l = stack.back();
+    const long repeated = saturate(l.last * factor);
+    l.sum = saturate(l.sum - l.last + repeated);
+    l.last = repeated;
+  };
+  for (std::size_t i = 0; i < re.size(); ++i) {
+    const char c = re[i];
+    if (c == '\\') {
+      ++i;  // the escaped character (a back-reference's digits follow as atoms: errs upwards)
+      add_atom(1);
+    } else if (c == '[') {
+      // A bracket expression is one atom: skip to its ']' (a ']' first is
+      // literal; `[:alpha:]`-style classes and escapes inside are skipped).
+      std::size_t j = i + 1;
+      if (j < re.size() && re[j] == '^') ++j;
+      if (j < re.size() && re[j] == ']') ++j;
+      while (j < re.size() && re[j] != ']') {
+        if (re[j] == '\\') {
+          ++j;
+        } else if (re[j] == '[' && j + 1 < re.size() && (re[j + 1] == ':' || re[j + 1] == '.' || re[j + 1] == '=')) {
+          const std::size_t close = re.find(std::string{re[j + 1], ']'}, j + 2);
+          if (close != std::string_view::npos) j = close + 1;
+        }
+        ++j;
+      }
+      i = j;
+      add_atom(1);
+    } else if (c == '(') {
+      stack.emplace_back();
+    } else if (c == ')' && stack.size() > 1) {
+      const long group = stack.back().sum + 1;
+      stack.pop_back();
+      add_atom(group);
+    } else if (c == '*' || c == '+' || c == '?') {
+      repeat_last(2);
+    } else if (c == '{') {
+      // `{n}`, `{n,}`, `{n,m}`: the largest number counts.
+      long largest = 0, number = 0;
+      for (++i; i < re.size() && re[i] != '}'; ++i) {
+        const bool digit = re[i] >= '0' && re[i] <= '9';
+        number = digit ? std::min(number * 10 + (re[i] - '0'), max_regex_expansion + 1) : 0;
+        largest = std::max(largest, number);
+      }
+      repeat_last(largest + 1);
+    } else if (c != '|' && c != '^' && c != '$') {
+      add_atom(1);
+    }
+  }
+  long total = 0;
+  for (const level& l : stack) total = saturate(total + l.sum);
+  return total;
+}
+
 /// Why `re` is refused before std::regex sees it, if it is: longer than
-/// max_regex_length, groups nested deeper than max_regex_group_depth, or a
+/// max_regex_length, groups nested deeper than max_regex_group_depth, a
 /// repetition bound or back-reference above max_regex_number (every
 /// unescaped '(' and '{' counts, also inside a bracket, which only errs
-/// towards refusing).
+/// towards refusing), or repetitions that expand it beyond
+/// max_regex_expansion atoms.
 inline std::optional<std::string> regex_too_complex(std::string_view re) {
   if (re.size() > max_regex_length) {
     return fmt::format("a partition filter regex of {} characters is longer than the {} allowed", re.size(),
@@ -160,6 +241,12 @@ inline std::optional<std::string> regex_too_complex(std::string_view re) {
     } else if (re[i] == ')' && depth > 0) {
       --depth;
     }
+  }
+  if (regex_expansion(re) > max_regex_expansion) {
+    return fmt::format(
+        "a partition filter regex may stand for at most {} characters or classes once its "
+        "repetitions are written out (nested repetitions multiply)",
+        max_regex_expansion);
   }
   return std::nullopt;
 }

@@ -70,6 +70,34 @@ TEST_CASE("a huge back-reference or repetition bound in a partition filter is an
   }
 }
 
+TEST_CASE(
+    "a partition filter whose nested repetitions multiply past 10000 atoms is an error (java_properties target)") {
+  // libstdc++ copied `(a{1000}){1000}`'s states until its own limit of
+  // 100,000 and then failed with advice about a macro; the fuzz target spent
+  // most of its time compiling such regexes. lakegc refuses them first. In
+  // the properties text a backslash is written twice.
+  for (const std::string re : {"(a{1000}){1000}", "((a{1000}){1000}){1000}", "(x{99}){99}", "([0-9]{100}){100}",
+                               "(a|b{1000}){10}", "(((a+)+)+){1000}", "(\\\\d{100}){100}"}) {
+    CAPTURE(re);
+    const auto p = policy_with_regex(re);
+    REQUIRE_FALSE(p.ok());
+    CHECK(p.status().code() == absl::StatusCode::kInvalidArgument);
+    CHECK(message_of(p.status()).find("hoodie.clean.partition.filter.regex") != std::string_view::npos);
+    CHECK(message_of(p.status()).find("at most 10000") != std::string_view::npos);
+  }
+  CHECK(config::detail::regex_expansion("(a{1000}){1000}") > config::detail::max_regex_expansion);
+  CHECK(config::detail::regex_expansion("year=\\d{4}") == 10);
+  CHECK(config::detail::regex_expansion("[]{1000}]") == 1);  // a bracket holding ']' and '{': one atom
+  CHECK(config::detail::regex_expansion("[[:digit:]]{3}") == 4);
+  CHECK(config::detail::regex_expansion("(?:ab)+") == 8);  // "?:" counts as an atom: errs upwards
+  // Repetitions that stay small, also nested, still pass.
+  for (const std::string re :
+       {"(\\\\d{4}-){10}", "(year=\\\\d{4}/(month=\\\\d{2}/)?){50}", "x{1000}", "((ab){100}){30}", "[{(]{1000}"}) {
+    CAPTURE(re);
+    CHECK(policy_with_regex(re).ok());
+  }
+}
+
 TEST_CASE("an inventory path with an empty, '.' or '..' segment is not under the table (inventory target)") {
   // ".../t//pf.parquet" was handed to the sweep as "/pf.parquet", an
   // absolute path; ".../t/../x" as "../x", outside the table.
