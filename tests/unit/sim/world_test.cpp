@@ -93,6 +93,36 @@ TEST_CASE("--policy properties replace the swarm's policy; bad ones are refused"
   CHECK_FALSE(parse_policy_flag("novalue").ok());
 }
 
+TEST_CASE("the oracle's snapshot cache agrees with a fresh resolution in every swarm kind") {
+  // The oracle keeps its snapshots across data files of pending writes
+  // (may_change_snapshots); with verification every cache hit is resolved
+  // again, and a difference is a violation of the run.
+  const std::vector<std::function<void(SwarmConfig&)>> kinds = {
+      nullptr,
+      [](SwarmConfig& s) {
+        s.type = TableType::mor;
+        s.layout = TimelineLayout::v1;
+      },
+      [](SwarmConfig& s) {
+        s.type = TableType::mor;
+        s.layout = TimelineLayout::v2;
+      },
+  };
+  std::uint64_t hits_checked = 0;
+  for (const auto& kind : kinds) {
+    for (std::uint64_t seed = 1; seed <= 15; ++seed) {
+      RunOptions o;
+      o.seed = seed;
+      o.adjust_swarm = kind;
+      o.verify_oracle_cache = true;
+      const auto r = run_seed(o).value();
+      CHECK_MESSAGE(r.ok(), "seed ", seed, ": ", r.ok() ? std::string() : r.violations.front().describe());
+      hits_checked += r.stats.snapshot_cache_hits;
+    }
+  }
+  CHECK(hits_checked > 100);  // the verification ran
+}
+
 TEST_CASE("every canary is caught within a bounded number of seeds, for the right reason") {
   for (Canary c : kCanaries) {
     std::optional<RunResult> caught;

@@ -16,7 +16,9 @@
 //
 // Snapshot resolution is cached per table version: the World bumps the
 // version whenever the journal or the shadow storage changes in a way a view
-// can see.
+// can see. A data file written by a pending write usually changes no
+// snapshot (no view takes it for committed), so the oracle judges each one
+// (may_change_snapshots) instead of dropping the cache on every write.
 #pragma once
 
 #include <algorithm>
@@ -76,16 +78,45 @@ struct ServiceInput {
   std::vector<SnapshotFile> files;
 };
 
+/// Whether a data file written after snapshots were resolved may change one
+/// of them: whether any view over `md`'s timeline as of some instant can
+/// place it in a slice. It cannot when it is a base file, or a layout-2 log
+/// file, whose instant is pending on `md`'s timeline and not a pending
+/// (log) compaction: TableViewBuilder then calls it uncommitted in every
+/// such view (an as-of timeline before the instant lacks it and starts its
+/// write timeline before it; one after it holds it pending). A layout-1 log is named
+/// by its slice's base instant and joins that slice at once (a reader
+/// skips its blocks by instant time, but lists the file); files of
+/// completed, archived or unknown instants may be read; a name that does
+/// not parse is not judged. Every doubt answers yes, which only costs a
+/// resolution.
+inline bool may_change_snapshots(std::string_view path, const TableMetadata& md) {
+  const auto name = parse_data_file_name(lakegc::detail::split_parent(path).second);
+  if (!name.ok()) return true;
+  const auto* log = std::get_if<LogFileName>(&*name);
+  if (log != nullptr && md.layout != TimelineLayout::v2) return true;
+  const InstantTime& t = log != nullptr ? log->instant : std::get<BaseFileName>(*name).instant;
+  const Instant* i = md.timeline.find(t);
+  // A pending write instant starts the write timeline no later than
+  // itself, so "older than the write timeline" never calls it committed.
+  if (i == nullptr || !i->is_pending() || !is_write_action(i->action)) return true;
+  if (i->action == Action::compaction || i->action == Action::logcompaction) return true;
+  return std::any_of(md.pending_compactions.begin(), md.pending_compactions.end(),
+                     [&](const PendingCompactionSlice& op) { return op.compaction_instant == t; });
+}
+
 class Oracle {
  public:
   explicit Oracle(VirtualClock& clock) : shadow_([&clock] { return clock.now_ms; }) {}
 
   memory_storage& shadow() noexcept { return shadow_; }
 
-  /// Mirrors a data file written to the real storage.
+  /// Mirrors a data file written to the real storage. Whether it changes
+  /// a cached snapshot is judged at the next snapshot() (may_change_snapshots),
+  /// with the timeline as it then stands.
   void mirror_data_file(const std::string& path, std::uint64_t size) {
     (void)shadow_.put_sized(path, size);
-    bump();
+    unjudged_.push_back(path);
   }
   void mirror_marker(const std::string& path) { (void)shadow_.write_if_absent(path, "commitTime=0\n"); }
 
@@ -95,7 +126,11 @@ class Oracle {
 
   /// Ideal content of the snapshot at `at` under `md`.
   [[nodiscard]] StatusOr<const std::vector<SnapshotFile>*> snapshot(const TableMetadata& md, const InstantTime& at) {
-    if (cache_version_ != version_) {
+    const bool stale =
+        cache_version_ != version_ ||
+        std::any_of(unjudged_.begin(), unjudged_.end(), [&](const auto& p) { return may_change_snapshots(p, md); });
+    unjudged_.clear();
+    if (stale) {
       cache_.clear();
       cache_version_ = version_;
     }
@@ -103,9 +138,23 @@ class Oracle {
     if (it == cache_.end()) {
       LAKEGC_ASSIGN_OR_RETURN(auto files, resolve_snapshot(shadow_, md, at));
       it = cache_.emplace(at, std::move(files)).first;
+      ++resolved_;
+      return &it->second;
+    }
+    ++cache_hits_;
+    if (verify_cache_) {
+      LAKEGC_ASSIGN_OR_RETURN(auto files, resolve_snapshot(shadow_, md, at));
+      if (files != it->second) {
+        return absl::InternalError(fmt::format("the oracle's cached snapshot at {} is stale", at));
+      }
     }
     return &it->second;
   }
+  /// Tests: every cache hit is resolved again and compared (an error if
+  /// the cached snapshot differs), which checks may_change_snapshots.
+  void verify_cache(bool on) noexcept { verify_cache_ = on; }
+  std::uint64_t cache_hits() const noexcept { return cache_hits_; }
+  std::uint64_t snapshots_resolved() const noexcept { return resolved_; }
 
   /// Before archival drops the instants `archived`: forget the files of
   /// the groups their replacecommits replaced. The oracle's snapshots are
@@ -271,6 +320,10 @@ class Oracle {
   std::uint64_t version_ = 0;
   std::uint64_t cache_version_ = ~0ULL;
   std::map<InstantTime, std::vector<SnapshotFile>> cache_;
+  std::vector<std::string> unjudged_;  // data files mirrored since the last snapshot()
+  bool verify_cache_ = false;
+  std::uint64_t cache_hits_ = 0;
+  std::uint64_t resolved_ = 0;
   std::map<InstantTime, std::vector<std::string>> pending_;
   std::map<InstantTime, CommittedWrite> committed_;
   std::map<InstantTime, std::vector<std::string>> orphans_;

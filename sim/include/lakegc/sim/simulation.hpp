@@ -38,6 +38,9 @@ struct RunOptions {
   Trace::Sink trace_sink;
   /// Stop the safety phase after this many events.
   std::uint64_t max_events = 200'000;
+  /// Resolve every snapshot the oracle serves from its cache again and
+  /// report a difference (tests of the cache; slower).
+  bool verify_oracle_cache = false;
 };
 
 struct RunResult {
@@ -287,6 +290,7 @@ class Driver {
 
   World world(swarm, std::move(chosen.first), Rng(world_stream));
   if (o.trace_sink) world.trace().set_sink(o.trace_sink);
+  world.table.oracle.verify_cache(o.verify_oracle_cache);
   world.table.event("world", "seed {} policy {}", o.seed, result.policy_label);
   world.table.archive_settings = archive_settings_for(o, swarm);
   world.write_history();
@@ -302,6 +306,8 @@ class Driver {
   if (!world.failed()) world.finish();
   result.stats = world.table.stats;
   result.stats.events = sched.executed();
+  result.stats.snapshot_cache_hits = world.table.oracle.cache_hits();
+  result.stats.snapshots_resolved = world.table.oracle.snapshots_resolved();
   result.violations = world.table.violations;
   // The trace hash covers every event line; the PRNG digest catches a run
   // that drew a different number of values without printing differently.

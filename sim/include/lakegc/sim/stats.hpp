@@ -87,6 +87,9 @@ struct RunStats {
   std::uint64_t queries_unfinished = 0;
   /// Replayed commits (SwarmConfig::cadence) not written: every writer busy.
   std::uint64_t cadence_skipped = 0;
+  /// Snapshots the oracle served from its cache, and those it resolved.
+  std::uint64_t snapshot_cache_hits = 0;
+  std::uint64_t snapshots_resolved = 0;
   // Storage held: KiB x milliseconds, integrated over the run.
   std::uint64_t kib_ms = 0;
   std::int64_t span_ms = 0;
