@@ -7,7 +7,8 @@
 //
 // Deterministic: ordered maps only. A fault hook crashes it after a number
 // of clean transitions, so tests can stop the executor between any two
-// steps.
+// steps. Every call that changes what load() returns begins with touch()
+// (generation()): a new mutating call must too.
 #pragma once
 
 #include <functional>
@@ -29,11 +30,13 @@ class memory_journal {
 
   /// A new instant in the requested state. AlreadyExists if `t` is taken.
   [[nodiscard]] Status begin(const InstantTime& t, Action action) {
+    touch();
     if (instants_.contains(t)) return absl::AlreadyExistsError(fmt::format("instant {} already exists", t));
     instants_[t] = Instant{t, std::nullopt, action, State::requested};
     return absl::OkStatus();
   }
   [[nodiscard]] Status set_inflight(const InstantTime& t) {
+    touch();
     LAKEGC_ASSIGN_OR_RETURN(Instant * i, find_pending(t));
     i->state = State::inflight;
     return absl::OkStatus();
@@ -41,6 +44,7 @@ class memory_journal {
   /// Completes a write (or a compaction/clustering, which complete as commit
   /// / replacecommit) with the metadata of what it wrote.
   [[nodiscard]] Status complete(const InstantTime& t, const InstantTime& completion, CommitInfo info) {
+    touch();
     LAKEGC_ASSIGN_OR_RETURN(Instant * i, find_pending(t));
     i->state = State::completed;
     i->completed = completion;
@@ -55,18 +59,21 @@ class memory_journal {
   }
   /// A marker: the pending write `t` created (or appended to) this file.
   [[nodiscard]] Status add_marker(const InstantTime& t, WrittenFile file) {
+    touch();
     LAKEGC_RETURN_IF_ERROR(find_pending(t).status());
     markers_[t].push_back(std::move(file));
     return absl::OkStatus();
   }
   /// The pending write `t` is alive at `now_ms`.
   [[nodiscard]] Status heartbeat(const InstantTime& t, std::int64_t now_ms) {
+    touch();
     LAKEGC_RETURN_IF_ERROR(find_pending(t).status());
     heartbeats_[t] = now_ms;
     return absl::OkStatus();
   }
   /// Completes a savepoint of the files it names.
   [[nodiscard]] Status savepoint(const InstantTime& t, const InstantTime& completion, std::vector<WrittenFile> files) {
+    touch();
     if (instants_.contains(t)) return absl::AlreadyExistsError(fmt::format("instant {} already exists", t));
     instants_[t] = Instant{t, completion, Action::savepoint, State::completed};
     savepoints_[t] = std::move(files);
@@ -74,6 +81,7 @@ class memory_journal {
   }
   /// Deletes a savepoint (its instant leaves the timeline).
   [[nodiscard]] Status remove_savepoint(const InstantTime& t) {
+    touch();
     if (savepoints_.erase(t) == 0) return absl::NotFoundError(fmt::format("no savepoint at {}", t));
     instants_.erase(t);
     return absl::OkStatus();
@@ -88,6 +96,7 @@ class memory_journal {
   }
   /// Removes a pending instant (a rolled-back or abandoned write).
   [[nodiscard]] Status remove_pending(const InstantTime& t) {
+    touch();
     LAKEGC_RETURN_IF_ERROR(find_pending(t).status());
     instants_.erase(t);
     commits_.erase(t);
@@ -101,6 +110,7 @@ class memory_journal {
   /// (set_instant_allocator), a completed rollback instant is recorded, as
   /// Hudi writes one.
   [[nodiscard]] Status rollback(const InstantTime& t) {
+    touch();
     LAKEGC_RETURN_IF_ERROR(remove_pending(t));
     if (next_instant_) {
       const InstantTime r = next_instant_();
@@ -117,6 +127,7 @@ class memory_journal {
   /// instants cannot be. The completion times of archived write instants
   /// are kept, as the table's archive keeps them.
   void archive(const std::vector<InstantTime>& which) {
+    touch();
     for (const InstantTime& t : which) {
       auto it = instants_.find(t);
       if (it == instants_.end() || !archivable(it->second)) continue;
@@ -138,7 +149,10 @@ class memory_journal {
   /// Whether load() reports the completion times of archived instants
   /// (TableMetadata::archived_completions): a table whose archive lakegc can
   /// read. On by default.
-  void set_archive_readable(bool on) { archive_readable_ = on; }
+  void set_archive_readable(bool on) {
+    touch();
+    archive_readable_ = on;
+  }
 
   // --- Journal ---------------------------------------------------------------
 
@@ -175,6 +189,7 @@ class memory_journal {
   }
 
   [[nodiscard]] Status request_clean(const InstantTime& t, const CleanPlan& plan) {
+    touch();
     LAKEGC_RETURN_IF_ERROR(step("request_clean"));
     LAKEGC_RETURN_IF_ERROR(begin(t, Action::clean));
     clean_plans_[t] = plan;
@@ -186,12 +201,14 @@ class memory_journal {
     return it->second;
   }
   [[nodiscard]] Status start_clean(const InstantTime& t) {
+    touch();
     LAKEGC_RETURN_IF_ERROR(step("start_clean"));
     LAKEGC_ASSIGN_OR_RETURN(Instant * i, find_pending(t));
     i->state = State::inflight;
     return absl::OkStatus();
   }
   [[nodiscard]] Status complete_clean(const InstantTime& t, const CompletedClean& m) {
+    touch();
     LAKEGC_RETURN_IF_ERROR(step("complete_clean"));
     LAKEGC_ASSIGN_OR_RETURN(Instant * i, find_pending(t));
     // What md() reads back must read: refused here, as hudi::journal refuses
@@ -205,19 +222,27 @@ class memory_journal {
 
   // --- inspection and faults ---------------------------------------------------
 
+  /// Changes with every call that changes what load() returns: loads at one
+  /// generation are equal, so a caller may keep one (the simulator does).
+  std::uint64_t generation() const noexcept { return generation_; }
+
   const std::map<InstantTime, CompletedClean>& clean_metadata() const noexcept { return clean_metadata_; }
   /// After `n` more clean transitions every transition fails (Aborted) until
   /// recover(): a crash between any two executor steps.
   void crash_after_transitions(std::size_t n) { crash_budget_ = n; }
   void recover() { crash_budget_.reset(); }
   /// Makes load() fail, as an unreadable instant file would.
-  void fail_loads(std::optional<Status> s) { load_failure_ = std::move(s); }
+  void fail_loads(std::optional<Status> s) {
+    touch();
+    load_failure_ = std::move(s);
+  }
 
  private:
   static bool archivable(const Instant& i) {
     return i.is_completed() && i.action != Action::savepoint && i.action != Action::restore &&
            i.action != Action::indexing;
   }
+  void touch() noexcept { ++generation_; }
   [[nodiscard]] StatusOr<Instant*> find_pending(const InstantTime& t) {
     auto it = instants_.find(t);
     if (it == instants_.end()) return absl::NotFoundError(fmt::format("no instant at {}", t));
@@ -247,6 +272,7 @@ class memory_journal {
   std::function<InstantTime()> next_instant_;
   std::optional<std::size_t> crash_budget_;
   std::optional<Status> load_failure_;
+  std::uint64_t generation_ = 0;
 };
 
 static_assert(Journal<memory_journal>);

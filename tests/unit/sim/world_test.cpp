@@ -123,6 +123,47 @@ TEST_CASE("the oracle's snapshot cache agrees with a fresh resolution in every s
   CHECK(hits_checked > 100);  // the verification ran
 }
 
+TEST_CASE("Table::load shares one load until the journal changes, and every change makes a new one") {
+  World w(quiet_swarm(), commits_policy(2), Rng(1));
+  const auto first = w.table.load();
+  REQUIRE(first.ok());
+  CHECK(&*w.table.load() == &*first);  // nothing changed: the same load
+  memory_journal& j = w.table.journal;
+  const InstantTime t1 = minute(1), t2 = minute(2), t3 = minute(3), sp = minute(4);
+  const std::vector<std::pair<std::string, std::function<void()>>> changes = {
+      {"begin", [&] { REQUIRE(j.begin(t1, Action::commit).ok()); }},
+      {"set_inflight", [&] { REQUIRE(j.set_inflight(t1).ok()); }},
+      {"heartbeat", [&] { REQUIRE(j.heartbeat(t1, 5).ok()); }},
+      {"add_marker",
+       [&] {
+         REQUIRE(j.add_marker(t1, WrittenFile{"p", "f.parquet", 1}).ok());
+       }},
+      {"complete", [&] { REQUIRE(j.complete(t1, t1, CommitInfo{}).ok()); }},
+      {"savepoint", [&] { REQUIRE(j.savepoint(sp, sp, {}).ok()); }},
+      {"remove_savepoint", [&] { REQUIRE(j.remove_savepoint(sp).ok()); }},
+      {"schedule_compaction", [&] { REQUIRE(j.schedule_compaction(t2, {}).ok()); }},
+      {"remove_pending", [&] { REQUIRE(j.remove_pending(t2).ok()); }},
+      {"archive", [&] { j.archive({t1}); }},
+      {"set_archive_readable", [&] { j.set_archive_readable(false); }},
+      {"request_clean", [&] { REQUIRE(j.request_clean(t3, CleanPlan{}).ok()); }},
+      {"start_clean", [&] { REQUIRE(j.start_clean(t3).ok()); }},
+      {"fail_loads", [&] { j.fail_loads(absl::DataLossError("unreadable")); }},
+      {"fail_loads(none)", [&] { j.fail_loads(std::nullopt); }},
+  };
+  for (const auto& [name, change] : changes) {
+    CAPTURE(name);
+    const auto before = w.table.load();
+    const std::uint64_t generation = j.generation();
+    change();
+    CHECK(j.generation() > generation);
+    const auto after = w.table.load();
+    CHECK(&after.status() != &before.status());  // a new load, not the shared one
+  }
+  // An earlier load keeps the metadata of its time.
+  CHECK(first->timeline.find(t1) == nullptr);
+  CHECK(w.table.load()->timeline.find(t3) != nullptr);
+}
+
 TEST_CASE("every canary is caught within a bounded number of seeds, for the right reason") {
   for (Canary c : kCanaries) {
     std::optional<RunResult> caught;

@@ -203,14 +203,7 @@ class Cleaner {
   }
 
   // The files of `before` no longer on storage.
-  FileMap removed_from(const FileMap& before) const {
-    const FileMap after = t_.data_files();
-    FileMap removed;
-    for (const auto& [path, size] : before) {
-      if (!after.contains(path)) removed.emplace(path, size);
-    }
-    return removed;
-  }
+  FileMap removed_from(const FileMap& before) const { return files_missing(before, t_.data_files()); }
 
   // Step 4: which clean's plan named each removed file. A clean this run
   // created is bound to the run's promise; every removed file is recorded

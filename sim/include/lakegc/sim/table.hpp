@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -32,6 +33,7 @@
 #include "lakegc/sim/oracle.hpp"
 #include "lakegc/sim/prng.hpp"
 #include "lakegc/sim/scheduler.hpp"
+#include "lakegc/sim/shared_metadata.hpp"
 #include "lakegc/sim/stats.hpp"
 #include "lakegc/sim/swarm.hpp"
 #include "lakegc/sim/trace.hpp"
@@ -211,7 +213,14 @@ class Table {
   /// The table's metadata as Hudi reads it, archive included: what Hudi's
   /// writers, readers and services see, and what the oracle and the
   /// checkers judge by.
-  [[nodiscard]] StatusOr<TableMetadata> load() const { return journal.load(/*with_archive=*/true); }
+  /// Shared between loads until the journal changes (SharedMetadata).
+  [[nodiscard]] SharedMetadata load() const {
+    if (!loaded_ || loaded_generation_ != journal.generation()) {
+      loaded_ = std::make_shared<const StatusOr<TableMetadata>>(journal.load(/*with_archive=*/true));
+      loaded_generation_ = journal.generation();
+    }
+    return SharedMetadata(loaded_);
+  }
   /// The metadata as lakegc's journal reads it (Journal::load): without the
   /// archive's completion times when the swarm says lakegc cannot read the
   /// archive (SwarmConfig::archive_readable). The cleaner (run_clean loads
@@ -224,7 +233,9 @@ class Table {
     std::map<std::string, std::uint64_t> out;
     storage.for_each_file([&](const FileEntry& e) {
       if (!is_partition_metadata_file(lakegc::detail::split_parent(e.path).second)) {
-        out.emplace(std::string(e.path), e.size);
+        // The storage visits paths in listing order, which is mostly this
+        // map's order: the hint saves the search (and its string compares).
+        out.emplace_hint(out.end(), std::string(e.path), e.size);
       }
     });
     return out;
@@ -282,6 +293,8 @@ class Table {
   std::int64_t last_sample_ms_ = -1;
   std::uint64_t last_sample_bytes_ = 0;
   std::uint64_t tokens_ = 0;
+  mutable std::shared_ptr<const StatusOr<TableMetadata>> loaded_;  // load()'s, at loaded_generation_
+  mutable std::uint64_t loaded_generation_ = 0;
 };
 
 }  // namespace lakegc::sim

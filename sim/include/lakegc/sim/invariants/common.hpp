@@ -24,15 +24,25 @@ namespace lakegc::sim {
 
 using FileMap = std::map<std::string, std::uint64_t>;
 
+/// The files of `before` missing from `after`: one merge of the two
+/// sorted maps.
+inline FileMap files_missing(const FileMap& before, const FileMap& after) {
+  FileMap missing;
+  auto a = after.begin();
+  for (auto b = before.begin(); b != before.end(); ++b) {
+    while (a != after.end() && a->first < b->first) ++a;
+    if (a == after.end() || a->first != b->first) missing.emplace_hint(missing.end(), *b);
+  }
+  return missing;
+}
+
 /// The files of `before` missing from `after`, each recorded in the oracle
 /// as deleted by `by`; `bytes` gets their total size.
 inline FileMap record_removed(Table& t, const FileMap& before, const FileMap& after, const Deletion& by,
                               std::uint64_t* bytes) {
-  FileMap removed;
+  FileMap removed = files_missing(before, after);
   *bytes = 0;
-  for (const auto& [path, size] : before) {
-    if (after.contains(path)) continue;
-    removed.emplace(path, size);
+  for (const auto& [path, size] : removed) {
     *bytes += size;
     t.oracle.record_deletion(path, by);
   }
