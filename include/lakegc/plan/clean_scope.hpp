@@ -5,10 +5,15 @@
 //   boundary absent                       -> nothing
 //   incremental, and the previous clean   -> partitions written or replaced
 //   is usable (it has a boundary, that       by completed commits requested in
-//   boundary is not archived, and every      [previous boundary, new boundary)
-//   savepoint it recorded still exists)
+//   boundary is not archived, every          [previous boundary, new boundary)
+//   savepoint it recorded still exists,
+//   and no commit requested before that
+//   boundary that completed after that
+//   clean has been archived)
 //   otherwise                             -> every partition, narrowed by the
 //                                            partition filter if any
+//
+// incremental_blocker() names the first reason a clean cannot be incremental.
 //
 // The incremental windows tile the timeline, so each partition is rescanned
 // when an older slice in it can have become deletable. Two cases fall
