@@ -129,6 +129,17 @@ inline constexpr long max_regex_number = 1000;
 /// Partition filters repeat little: `\d{4}` is 5.
 inline constexpr long max_regex_expansion = 10000;
 
+inline constexpr bool is_ascii_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+
+/// The decimal number whose digits start at `at` in `re`, saturated at
+/// `limit + 1` (so a bound check against `limit` needs no overflow care);
+/// `end` is set to the first position after its digits.
+inline long saturated_number(std::string_view re, std::size_t at, long limit, std::size_t& end) {
+  long v = 0;
+  for (end = at; end < re.size() && is_ascii_digit(re[end]); ++end) v = std::min(v * 10 + (re[end] - '0'), limit + 1);
+  return v;
+}
+
 /// How many atoms `re` stands for with every repetition written out: an
 /// atom (a character, an escape, a bracket expression) counts 1, a group
 /// the sum of its contents, and a quantifier multiplies the atom or group
@@ -184,11 +195,13 @@ inline long regex_expansion(std::string_view re) {
       repeat_last(2);
     } else if (c == '{') {
       // `{n}`, `{n,}`, `{n,m}`: the largest number counts.
-      long largest = 0, number = 0;
-      for (++i; i < re.size() && re[i] != '}'; ++i) {
-        const bool digit = re[i] >= '0' && re[i] <= '9';
-        number = digit ? std::min(number * 10 + (re[i] - '0'), max_regex_expansion + 1) : 0;
-        largest = std::max(largest, number);
+      long largest = 0;
+      for (++i; i < re.size() && re[i] != '}';) {
+        if (is_ascii_digit(re[i])) {
+          largest = std::max(largest, saturated_number(re, i, max_regex_expansion, i));
+        } else {
+          ++i;
+        }
       }
       repeat_last(largest + 1);
     } else if (c != '|' && c != '^' && c != '$') {
@@ -211,14 +224,8 @@ inline std::optional<std::string> regex_too_complex(std::string_view re) {
     return fmt::format("a partition filter regex of {} characters is longer than the {} allowed", re.size(),
                        max_regex_length);
   }
-  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
-  // The number starting at `at` (digits only), saturated above max_regex_number.
   const auto number_at = [&](std::size_t at, std::size_t& end) {
-    long v = 0;
-    for (end = at; end < re.size() && is_digit(re[end]); ++end) {
-      v = std::min(v * 10 + (re[end] - '0'), max_regex_number + 1);
-    }
-    return v;
+    return saturated_number(re, at, max_regex_number, end);
   };
   const auto too_large = [](std::string_view what) {
     return fmt::format("a partition filter regex may use a {} of at most {}", what, max_regex_number);

@@ -90,6 +90,9 @@ TEST_CASE(
   CHECK(config::detail::regex_expansion("[]{1000}]") == 1);  // a bracket holding ']' and '{': one atom
   CHECK(config::detail::regex_expansion("[[:digit:]]{3}") == 4);
   CHECK(config::detail::regex_expansion("(?:ab)+") == 8);  // "?:" counts as an atom: errs upwards
+  CHECK(config::detail::regex_expansion("a{2,5}") == 6);   // the larger bound counts
+  CHECK(config::detail::regex_expansion("a{5x7}") == 8);   // malformed: the largest number in the braces
+  CHECK(config::detail::regex_expansion("a{99999999999999999999}") > config::detail::max_regex_expansion);
   // Repetitions that stay small, also nested, still pass.
   for (const std::string re :
        {"(\\\\d{4}-){10}", "(year=\\\\d{4}/(month=\\\\d{2}/)?){50}", "x{1000}", "((ab){100}){30}", "[{(]{1000}"}) {
