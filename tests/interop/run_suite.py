@@ -1468,15 +1468,22 @@ class Suite:
         return [w for w in writes if w >= e]
 
     def check_empty_clean(self, hudi, tb):
-        """A clean that crashed while completing: on the first table without a
-        metadata table (--seeds: every one) whose newest completed clean is not
-        its newest instant, that clean's completed file is emptied (0 bytes, as
-        a crash while writing it leaves it) in two copies; `lakegc clean
+        """A clean that crashed while completing: on the first table of each
+        kind (no metadata table; a metadata table of table version 8+; one of
+        version 6; --seeds: every one) whose newest completed clean is not its
+        newest instant, that clean's completed file is emptied (0 bytes, as a
+        crash while writing it leaves it) in two copies; `lakegc clean
         --execute` on one and Hudi's own clean (`clean-run`) on the other,
         under the same settings and now, must repair it alike: the same data
         files deleted, the emptied clean completed again and as many new
-        cleans, and Hudi reads lakegc's copy as before (verify)."""
-        if tb["mdt"] != "off" or (not self.o.seeds and getattr(self, "empty_clean_checked", False)):
+        cleans, and Hudi reads lakegc's copy as before (verify). With a
+        metadata table the emptied clean's deltacommit there is rolled back
+        and written again, as Hudi's metadata writer does (verify checks the
+        metadata table); version 6 is refused (exit 1, nothing changed: Hudi
+        writes rollback command blocks there, lakegc does not)."""
+        kind = "plain" if tb["mdt"] == "off" else ("mdt" if tb["version"] >= 8 else "mdt6")
+        kinds = getattr(self, "empty_clean_kinds", set())
+        if not self.o.seeds and kind in kinds:
             return
         tl = os.path.join(self.ldir(tb), ".hoodie", "timeline" if tb["version"] >= 8 else "")
         timeline = tb["lake_inspect"]["timeline"]
@@ -1487,13 +1494,16 @@ class Suite:
         names = [n for n in os.listdir(tl) if n.startswith(t) and n.endswith(".clean")]
         if len(names) != 1:
             return
-        self.empty_clean_checked = True
+        self.empty_clean_kinds = kinds | {kind}
         t0 = time.time()
         now = self.plan_now(tb)
         conf = EXECUTE_GRID[1]
         cargs = list(itertools.chain(*[["--conf", c] for c in conf]))
         copy, hcopy = tb["dir"] + ".empty-clean", tb["dir"] + ".empty-clean-hudi"
         rel_tl = os.path.relpath(tl, self.ldir(tb))
+        if kind == "mdt6":
+            self.check_empty_clean_refused(tb, t, copy, os.path.join(rel_tl, names[0]), now, cargs)
+            return
         for d in (copy, hcopy):
             shutil.rmtree(d, ignore_errors=True)
             shutil.copytree(self.ldir(tb), d, symlinks=True)
@@ -1544,6 +1554,32 @@ class Suite:
         self.diff("execute", tb, ["empty clean %s: %s" % (t, x) for x in texts], repro)
         log("  %s: empty completed clean %s repaired by lakegc and by Hudi in %.0fs: %s (%s)"
             % (tb["name"], t, time.time() - t0, "differ" if texts else "alike", outcome))
+
+    def check_empty_clean_refused(self, tb, t, copy, rel_clean, now, cargs):
+        """check_empty_clean on a version-6 table with a metadata table:
+        lakegc refuses (exit 1) and changes nothing."""
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(self.ldir(tb), copy, symlinks=True)
+        open(os.path.join(copy, rel_clean), "w").close()
+
+        def tree(root):
+            return {os.path.relpath(os.path.join(d, f), root): os.path.getsize(os.path.join(d, f))
+                    for d, _, files in os.walk(root) for f in files}
+        before = tree(copy)
+        largs = ["clean", copy, "--execute", "--json", "--now", now, "--no-concurrent-writers"] + cargs
+        repro = self.repro(tb, ["truncate -s 0 " + os.path.join(copy, rel_clean)], [self.o.lakegc] + largs)
+        rc, _, err = run_lakegc(self.o.lakegc, largs, self.env)
+        texts = []
+        if rc != 1 or "0-byte" not in (err or ""):
+            texts.append("empty clean %s on a version-6 metadata table: expected a refusal (exit 1) naming the "
+                         "0-byte clean, got exit %d: %s" % (t, rc, err))
+        if tree(copy) != before:
+            texts.append("empty clean %s on a version-6 metadata table: the refused run changed the table" % t)
+        if not self.o.keep:
+            shutil.rmtree(copy, ignore_errors=True)
+        self.diff("execute", tb, texts, repro)
+        log("  %s: empty completed clean %s with a version-6 metadata table: %s" %
+            (tb["name"], t, "; ".join(texts) if texts else "refused, nothing changed"))
 
     def check_execute(self, hudi, tb):
         if not tb.get("lake_inspect"):

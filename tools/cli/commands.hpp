@@ -147,10 +147,16 @@ clean does and as `lakegc rollback --execute` does; a rollback lakegc would
 refuse makes it refuse the clean (nothing changed).
 
 Refused (exit 1, nothing deleted, the reason named): a metadata-table
-partition Hudi updates on clean that lakegc does not (column_stats,
-bloom_filters, expression indexes), a pending metadata-table instant lakegc
-cannot continue, a files partition it cannot read, a bootstrap table, a table
-version above 9, a lock it cannot take.
+partition Hudi updates on clean that lakegc does not (expression indexes),
+a pending metadata-table instant lakegc cannot continue, a files partition
+it cannot read, a pending or 0-byte clean whose deltacommit Hudi wrote into a
+table-version-6 metadata table, a bootstrap table, a table version above 9,
+a lock it cannot take.
+
+A pending clean whose metadata deltacommit Hudi already wrote (a clean that
+crashed after that step, or a 0-byte completed clean repaired) has that
+deltacommit rolled back in the metadata table and written again, as Hudi's
+metadata writer does.
 
 options:
   --execute               carry the clean out (default: print the plan)
@@ -174,21 +180,34 @@ inline std::vector<std::string> instant_strings(const std::vector<InstantTime>& 
 // The repair of 0-byte completed cleans before `clean --execute` plans: an
 // exit code where the run must stop (a refusal), else what was repaired.
 template <class S, class J, class P, class Refuse>
-[[nodiscard]] StatusOr<std::variant<int, hudi::EmptyCleanRepair>> repair_empty_cleans(S& storage, J& journal,
-                                                                                      const P& policy,
-                                                                                      const TableLock* lock,
-                                                                                      std::int64_t now, Refuse refuse) {
+[[nodiscard]] StatusOr<std::variant<int, hudi::EmptyCleanRepair>> repair_empty_cleans(
+    S& storage, J& journal, const P& policy, const config::Properties& writer_config, std::string_view base_path,
+    const TableLock* lock, std::int64_t now, Refuse refuse) {
   LAKEGC_ASSIGN_OR_RETURN(
       auto found, hudi::repair_empty_completed_cleans(storage, journal.properties(), journal.location(), false));
   if (!found.needed()) return found;
   LAKEGC_ASSIGN_OR_RETURN(TableMetadata md, journal.load());
   if (clean_not_due(md, policy.scope())) return hudi::EmptyCleanRepair{};  // Hudi repairs only when it schedules
-  if (!journal.properties().metadata_partitions.empty()) {
-    return refuse(
-        fmt::format("the completed clean {} is a 0-byte file (a clean that crashed while completing) and "
-                    "the table has a metadata table, whose state for that clean lakegc does not repair; "
-                    "nothing was changed (run Hudi's cleaner)",
-                    found.emptied.front()));
+  if (!hudi::metadata_table::metadata_partitions_to_update(journal.properties()).empty()) {
+    // The repaired clean's metadata deltacommit is rolled back there and
+    // written again when the clean finishes (clean_update.hpp): checked
+    // now, before the repair changes anything.
+    const auto why = [&](std::string_view reason) {
+      return refuse(
+          fmt::format("the completed clean {} is a 0-byte file (a clean that crashed while completing): "
+                      "{}; nothing was changed (run Hudi's cleaner)",
+                      found.emptied.front(), reason));
+    };
+    if (journal.properties().version < 8) {
+      return why(
+          fmt::format("its deltacommit in the metadata table (table version {}) Hudi rolls back with "
+                      "rollback command blocks, which lakegc does not write",
+                      journal.properties().version));
+    }
+    LAKEGC_ASSIGN_OR_RETURN(Timeline repaired, hudi::as_repaired(md.timeline, found));
+    auto inputs = hudi::metadata_table::check_clean_update(storage, journal.properties(), repaired, base_path,
+                                                           allocate_instant(md, now), writer_config);
+    if (!inputs.ok()) return why(message_of(inputs.status()));
   }
   TableLockHold hold(lock);
   if (!hold.status().ok()) return refuse(fmt::format("taking the table lock: {}", message_of(hold.status())));
@@ -402,13 +421,17 @@ inline int run_clean(std::span<const std::string> args) {
   // A clean that crashed while completing left a 0-byte completed file:
   // when a clean is due, Hudi's scheduling deletes it and schedules its plan
   // again, under the lock (hudi/empty_clean_repair.hpp); so does lakegc.
-  auto repaired = detail::repair_empty_cleans(storage, *journal, *policy, lock ? &*lock : nullptr, now, refuse);
+  auto repaired = detail::repair_empty_cleans(storage, *journal, *policy, props, (*table)->path,
+                                              lock ? &*lock : nullptr, now, refuse);
   if (!repaired.ok()) return detail::input_error(repaired.status());
   if (std::holds_alternative<int>(*repaired)) return std::get<int>(*repaired);
   const hudi::EmptyCleanRepair& repair = std::get<hudi::EmptyCleanRepair>(*repaired);
   // The metadata table: checked before anything is deleted, written before
   // each clean completes (hudi/metadata_table/clean_update.hpp).
   std::vector<std::string> mdt_updated;
+  // Metadata deltacommits Hudi wrote for a pending clean: (the clean, the
+  // metadata table's rollback of it) before lakegc wrote them again.
+  std::vector<std::pair<InstantTime, InstantTime>> mdt_rolled_back;
   std::optional<hudi::metadata_table::clean_record_inputs> mdt_inputs;
   const hudi::TableProperties& props_of_table = journal->properties();
   if (!hudi::metadata_table::metadata_partitions_to_update(props_of_table).empty()) {
@@ -428,6 +451,7 @@ inline int run_clean(std::span<const std::string> args) {
       auto done = hudi::metadata_table::write_clean_deltacommit(storage, props_of_table, (*table)->path, t, m,
                                                                 *mdt_inputs, detail::wall_clock_ms);
       if (!done.ok()) return done.status();
+      if (done->rolled_back_by) mdt_rolled_back.emplace_back(t, *done->rolled_back_by);
       for (const std::string& p : done->partitions) {
         if (std::find(mdt_updated.begin(), mdt_updated.end(), p) == mdt_updated.end()) mdt_updated.push_back(p);
       }
@@ -447,6 +471,14 @@ inline int run_clean(std::span<const std::string> args) {
     j.key("table").value((*table)->path);
     j.key("lock").value(lock_text);
     j.key("metadata_table_partitions_updated").strings(mdt_updated);
+    j.key("metadata_table_rollbacks").begin_array();
+    for (const auto& [clean, rollback] : mdt_rolled_back) {
+      j.begin_object();
+      j.key("clean").value(clean.str());
+      j.key("rollback_instant").value(rollback.str());
+      j.end_object();
+    }
+    j.end_array();
     if (mdt_inputs && !mdt_inputs->stats_columns.empty()) {
       j.key("column_stats_columns").strings(mdt_inputs->stats_columns);
     }
@@ -479,6 +511,12 @@ inline int run_clean(std::span<const std::string> args) {
     for (const hudi::RolledBack& d : rolled_back->done) {
       first += fmt::format("rolled back failed write {} {} first (LAZY) as rollback {}: {} file(s) deleted\n",
                            d.failed.action, d.failed.commit_time, d.rollback_instant, d.tally.files_deleted);
+    }
+    for (const auto& [clean, rollback] : mdt_rolled_back) {
+      first += fmt::format(
+          "metadata table: the deltacommit Hudi wrote for clean {} rolled back there as rollback {} and written "
+          "again, as Hudi's metadata writer does\n",
+          clean, rollback);
     }
     detail::print_out(fmt::format("{}{}lock: {}\n{}", first, to_text(*report), lock_text,
                                   mdt_updated.empty()

@@ -31,6 +31,7 @@
 #include <fmt/format.h>
 
 #include "lakegc/core/instant_time.hpp"
+#include "lakegc/core/timeline.hpp"
 #include "lakegc/core/status.hpp"
 #include "lakegc/hudi/clean_instants.hpp"
 #include "lakegc/hudi/table_location.hpp"
@@ -75,6 +76,25 @@ inline const TimelineFile* file_of(const std::vector<TimelineFile>& files, const
 }
 
 }  // namespace empty_clean_detail
+
+/// `timeline` as the repair `r` leaves it, before the replanned clean is
+/// requested: each emptied clean pending again, each dropped one gone. What
+/// the checks that must pass before the repair changes anything look at.
+[[nodiscard]] inline StatusOr<Timeline> as_repaired(const Timeline& timeline, const EmptyCleanRepair& r) {
+  std::vector<Instant> out;
+  for (Instant i : timeline.instants()) {
+    auto named = [&](const std::vector<InstantTime>& ts) {
+      return i.action == Action::clean && std::find(ts.begin(), ts.end(), i.requested) != ts.end();
+    };
+    if (named(r.dropped)) continue;
+    if (named(r.emptied)) {
+      i.state = State::inflight;
+      i.completed.reset();
+    }
+    out.push_back(std::move(i));
+  }
+  return Timeline::make(std::move(out));
+}
 
 /// Hudi's repair, carried out when `execute` (else only reported). The
 /// caller holds the table lock and then schedules `replan` at a new instant.

@@ -463,21 +463,26 @@ TEST_CASE("a 0-byte completed clean whose plan is empty too leaves the timeline,
   for (const std::string& f : clean_files(root)) CHECK_FALSE(f.starts_with(moved));
 }
 
-TEST_CASE("a 0-byte completed clean on a table with a metadata table is refused, nothing changed") {
+TEST_CASE("a 0-byte completed clean on a table with a metadata table is repaired, the metadata table kept in step") {
   temp_dir tmp;
-  const fs::path root = fresh_copy(kMdtTable, tmp.path() / "m");
-  // A clean that crashed while completing, between two of the table's deltacommits.
+  const fs::path root = files_only_copy(tmp.path() / "m");
+  // A clean that crashed while completing, between two of the table's
+  // deltacommits, its plan empty too: the repair drops it (the metadata
+  // table has no deltacommit of it), then a clean is planned and executed.
   const fs::path tl = root / ".hoodie" / "timeline";
   const std::string t = "20251220210126500";
   for (const std::string& f : {t + ".clean.requested", t + ".clean.inflight", t + "_20251220210126900.clean"}) {
     spit(tl / f, "");
   }
-  const auto before = files_under(root);
-  const tool_result r = run_tool(clean_args(root, {"--no-concurrent-writers"}));
-  CHECK(r.code == 1);
-  CHECK_MESSAGE(r.err.find(t) != std::string::npos, r.err);
-  CHECK_MESSAGE(r.err.find("0-byte") != std::string::npos, r.err);
-  CHECK(files_under(root) == before);
+  const tool_result r = run_tool(mdt_clean_args(root));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  json_doc j(r.out);
+  REQUIRE(j.root["empty_cleans_repaired"].get_array().size() == 1);
+  CHECK(str(j.root["empty_cleans_repaired"].at(0)) == t);
+  CHECK(is_null(j.root["replanned_clean"]));
+  CHECK(j.root["files_deleted"].get_uint64().value() > 0);
+  for (const std::string& f : clean_files(root)) CHECK_FALSE(f.starts_with(t));
+  check_files_partition_matches_storage(root);
 }
 
 }  // namespace lakegc::tests::clean_corpus_test

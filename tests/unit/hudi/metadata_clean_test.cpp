@@ -5,6 +5,7 @@
 // log file's name per table version, reruns, and a crash after every change.
 #include "lakegc/hudi/metadata_table/clean_update.hpp"
 #include "lakegc/hudi/metadata_table/rollback_update.hpp"
+#include "lakegc/hudi/empty_clean_repair.hpp"
 
 #include <doctest/doctest.h>
 
@@ -155,6 +156,45 @@ std::map<std::string, std::string> all_files(memory_storage& s) {
                "", [&](const FileEntry& e) { out[std::string(e.path)] = must(s.read(e.path)); }, o)
               .ok());
   return out;
+}
+
+/// What a clean's first attempt under Hudi left in the metadata table:
+/// Hudi's log of the clean's records (an HFile block without lakegc's
+/// mark) in file group files-0000-0, the deltacommit requested and inflight,
+/// and completed when `completed`. Version 8 names the log by the clean;
+/// version 6 appends to the slice of kWrite.
+void add_hudi_clean_deltacommit(memory_storage& s, int version, bool completed) {
+  const std::vector<std::pair<std::string, avro::datum>> upserts = {
+      {"p1", metadata_table::detail::metadata_record("p1", file_list_type, {{"a.parquet", {0, true}}})}};
+  auto block = log::make_hfile_data_block(metadata_table::schemas::metadata_record_with_meta_fields(), upserts,
+                                          kClean.str(), "key", {});
+  REQUIRE_MESSAGE(block.ok(), to_string(block.status()));
+  const std::string name =
+      version >= 8 ? ".files-0000-0_20240102000000000.log.1_0-1-2" : ".files-0000-0_20240101000000000.log.2_0-1-2";
+  const std::string bytes = must(log::encode_block(*block));
+  put(s, ".hoodie/metadata/files/" + name, bytes);
+  log_write w;
+  w.partition = "files";
+  w.file_id = "files-0000-0";
+  w.file_name = name;
+  w.prev_commit = version >= 8 ? kClean.str() : kWrite.str();
+  w.slice_base_instant = kWrite.str();
+  w.log_files = {name};
+  w.size = bytes.size();
+  w.upserts = 1;
+  const std::vector<log_write> writes = {w};
+  if (version >= 8) {
+    const std::string dir = ".hoodie/metadata/.hoodie/timeline/";
+    put(s, dir + "20240102000000000.deltacommit.requested", "");
+    put(s, dir + "20240102000000000.deltacommit.inflight", must(deltacommit_avro(writes, false)));
+    if (completed)
+      put(s, dir + "20240102000000000_20240102000000100.deltacommit", must(deltacommit_avro(writes, true)));
+  } else {
+    const std::string dir = ".hoodie/metadata/.hoodie/";
+    put(s, dir + "20240102000000000.deltacommit.requested", "");
+    put(s, dir + "20240102000000000.deltacommit.inflight", deltacommit_json(writes, false));
+    if (completed) put(s, dir + "20240102000000000.deltacommit", deltacommit_json(writes, true));
+  }
 }
 
 }  // namespace
@@ -447,19 +487,124 @@ TEST_CASE("tables lakegc cannot update the metadata table of are refused before 
     CHECK(message_of(st).find("cannot be read") != std::string_view::npos);
     return;
   }
-  SUBCASE("a deltacommit at the clean's time that Hudi wrote") {
-    auto hfile_like =
-        log::make_avro_data_block(metadata_table::schemas::metadata_record_with_meta_fields(), {}, kClean.str());
-    REQUIRE(hfile_like.ok());
-    hfile_like->type = log::block_type::hfile_data;
-    put(s, ".hoodie/metadata/files/.files-0000-0_20240102000000000.log.1_0-1-2", must(log::encode_block(*hfile_like)));
-    put(s, ".hoodie/metadata/.hoodie/timeline/20240102000000000.deltacommit.requested", "");
-    const Status st = check_clean_update(s, p, data_timeline(State::inflight), "", kClean).status();
-    CHECK(absl::IsFailedPrecondition(st));
-    CHECK(message_of(st).find("did not write") != std::string_view::npos);
-    return;
-  }
   (void)before;
+}
+
+TEST_CASE("a pending clean's deltacommit that Hudi wrote is rolled back in the metadata table and written again") {
+  // Hudi's commitInternal on a clean's second attempt: the metadata table
+  // holds the clean's instant already, so its write client rolls it back at
+  // a new instant and writes the deltacommit from scratch. So does lakegc
+  // (table version 8 and later), and a crash anywhere in between is
+  // finished by the rerun.
+  for (const bool completed : {true, false}) {
+    CAPTURE(completed);
+    memory_storage first_time = make_table(8);
+    const TableProperties p = props_of(first_time);
+    REQUIRE(update(first_time, p).ok());
+    auto expected = files_partition_state(first_time, data_timeline(State::completed));
+    REQUIRE_MESSAGE(expected.ok(), to_string(expected.status()));
+
+    auto run = [&](auto& storage) -> Status {
+      LAKEGC_ASSIGN_OR_RETURN(clean_record_inputs inputs,
+                              check_clean_update(storage, p, data_timeline(State::inflight), "", kClean));
+      return write_clean_deltacommit(storage, p, "", kClean, the_clean(), inputs, [] { return kClock; }).status();
+    };
+    memory_storage s = make_table(8);
+    add_hudi_clean_deltacommit(s, 8, completed);
+    auto inputs = check_clean_update(s, p, data_timeline(State::inflight), "", kClean);
+    REQUIRE_MESSAGE(inputs.ok(), to_string(inputs.status()));
+    CHECK(inputs->roll_back_first == std::set<InstantTime>{kClean});
+    auto done = write_clean_deltacommit(s, p, "", kClean, the_clean(), *inputs, [] { return kClock; });
+    REQUIRE_MESSAGE(done.ok(), to_string(done.status()));
+    CHECK(done->rolled_back_by == InstantTime::parse("20240103000000000").value());
+    CHECK_FALSE(s.read(".hoodie/metadata/files/.files-0000-0_20240102000000000.log.1_0-1-2").ok());
+    CHECK(s.read(".hoodie/metadata/files/.files-0000-0_20240102000000000.log.1_1-0-1").ok());
+    subfolder_storage<memory_storage> mdt(s, ".hoodie/metadata");
+    auto mj = journal<subfolder_storage<memory_storage>>::open(mdt, ".hoodie/metadata");
+    REQUIRE(mj.ok());
+    auto md = mj->load();
+    REQUIRE_MESSAGE(md.ok(), to_string(md.status()));
+    // The rollback at the clock's instant, after every metadata instant.
+    const Instant* rollback = md->timeline.find(*InstantTime::parse("20240103000000000"));
+    REQUIRE(rollback != nullptr);
+    CHECK(rollback->action == Action::rollback);
+    CHECK(rollback->is_completed());
+    const Instant* again = md->timeline.find(kClean);
+    REQUIRE(again != nullptr);
+    CHECK(again->is_completed());
+    auto state = files_partition_state(s, data_timeline(State::completed));
+    REQUIRE_MESSAGE(state.ok(), to_string(state.status()));
+    CHECK(state->files == expected->files);
+    CHECK(state->partitions == expected->partitions);
+    CHECK(state->invalid_instant_blocks == 0);
+
+    const auto after = all_files(s);
+    for (std::uint64_t n = 1;; ++n) {
+      CAPTURE(n);
+      memory_storage c = make_table(8);
+      add_hudi_clean_deltacommit(c, 8, completed);
+      struct crashed {};
+      crash_storage<memory_storage> faulty(c, n, [] { throw crashed{}; });
+      bool finished = false;
+      try {
+        finished = run(faulty).ok();
+      } catch (const crashed&) {
+      }
+      const Status rerun = run(c);
+      REQUIRE_MESSAGE(rerun.ok(), to_string(rerun));
+      CHECK(all_files(c) == after);
+      if (finished) break;
+      REQUIRE(n < 30);
+    }
+  }
+}
+
+TEST_CASE("a pending clean's metadata deltacommit lakegc cannot write again as Hudi would is refused") {
+  const InstantTime later_floor = *InstantTime::parse("20240104000000000");
+  SUBCASE("version 6: Hudi rolls it back with rollback command blocks") {
+    memory_storage s = make_table(6);
+    add_hudi_clean_deltacommit(s, 6, true);
+    const Status st = check_clean_update(s, props_of(s), data_timeline(State::inflight), "", later_floor).status();
+    CHECK(absl::IsFailedPrecondition(st));
+    CHECK(message_of(st).find("rollback command blocks") != std::string_view::npos);
+  }
+  SUBCASE("version 6: a later metadata instant, behind which the clean's records would go") {
+    memory_storage s = make_table(6);
+    put(s, ".hoodie/metadata/.hoodie/20240102000000500.deltacommit.requested", "");
+    put(s, ".hoodie/metadata/.hoodie/20240102000000500.deltacommit.inflight", deltacommit_json({}, false));
+    put(s, ".hoodie/metadata/.hoodie/20240102000000500.deltacommit", deltacommit_json({}, true));
+    const Status st = check_clean_update(s, props_of(s), data_timeline(State::inflight), "", later_floor).status();
+    CHECK(absl::IsFailedPrecondition(st));
+    CHECK(message_of(st).find("20240102000000500 after pending clean 20240102000000000") != std::string_view::npos);
+    // Version 8 names the log by the clean: the same state is written.
+    memory_storage v8 = make_table(8);
+    put(v8, ".hoodie/metadata/.hoodie/timeline/20240102000000500.deltacommit.requested", "");
+    put(v8, ".hoodie/metadata/.hoodie/timeline/20240102000000500.deltacommit.inflight",
+        must(deltacommit_avro({}, false)));
+    put(v8, ".hoodie/metadata/.hoodie/timeline/20240102000000500_20240102000000600.deltacommit",
+        must(deltacommit_avro({}, true)));
+    CHECK(check_clean_update(v8, props_of(v8), data_timeline(State::inflight), "", later_floor).ok());
+    CHECK(update(v8, props_of(v8)).ok());
+  }
+}
+
+TEST_CASE("the 0-byte-clean repair's checks see each emptied clean pending again and each dropped one gone") {
+  std::vector<Instant> instants = {
+      {kWrite, std::nullopt, Action::commit, State::completed},
+      {kClean, InstantTime::parse("20240102000000100").value(), Action::clean, State::completed},
+      {*InstantTime::parse("20240102100000000"), std::nullopt, Action::clean, State::completed}};
+  auto t = Timeline::make(instants);
+  REQUIRE(t.ok());
+  EmptyCleanRepair r;
+  r.emptied = {*InstantTime::parse("20240102100000000"), kClean};
+  r.dropped = {*InstantTime::parse("20240102100000000")};
+  auto repaired = as_repaired(*t, r);
+  REQUIRE(repaired.ok());
+  REQUIRE(repaired->instants().size() == 2);
+  CHECK(repaired->instants()[0] == instants[0]);
+  CHECK(repaired->instants()[1].requested == kClean);
+  CHECK(repaired->instants()[1].is_pending());
+  CHECK_FALSE(repaired->instants()[1].completed.has_value());
 }
 
 TEST_CASE("write_hfile's files read back with read_hfile, in one block or many, gzip or not") {

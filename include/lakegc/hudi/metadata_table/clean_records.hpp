@@ -26,12 +26,14 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "lakegc/core/file_name.hpp"
+#include "lakegc/core/instant_time.hpp"
 #include "lakegc/exec/completed_clean.hpp"
 #include "lakegc/hudi/avro/datum.hpp"
 #include "lakegc/hudi/metadata_table/files_record.hpp"
@@ -70,6 +72,10 @@ struct clean_record_inputs {
   std::vector<std::string> partitions = {"files"};
   /// column_stats: the columns whose statistics a clean deletes (columns_to_index.hpp).
   std::vector<std::string> stats_columns;
+  /// Pending cleans whose metadata deltacommit Hudi wrote (or whose rollback
+  /// in the metadata table is pending): that deltacommit is rolled back in
+  /// the metadata table and written again, as Hudi's commitInternal does.
+  std::set<InstantTime> roll_back_first;
 
   bool has(std::string_view partition) const {
     return std::find(partitions.begin(), partitions.end(), partition) != partitions.end();

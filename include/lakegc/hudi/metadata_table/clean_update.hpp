@@ -20,6 +20,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,12 +32,15 @@
 #include "lakegc/core/load_view.hpp"
 #include "lakegc/core/status.hpp"
 #include "lakegc/core/timeline.hpp"
+#include "lakegc/exec/clean_service.hpp"
 #include "lakegc/exec/completed_clean.hpp"
 #include "lakegc/hudi/journal.hpp"
 #include "lakegc/hudi/metadata_table/clean_records.hpp"
 #include "lakegc/hudi/metadata_table/deltacommit_write.hpp"
 #include "lakegc/hudi/metadata_table/files_partition.hpp"
 #include "lakegc/hudi/metadata_table/index_columns.hpp"
+#include "lakegc/hudi/metadata_table/rollback_update.hpp"
+#include "lakegc/hudi/rollback_records.hpp"
 #include "lakegc/hudi/subfolder_storage.hpp"
 #include "lakegc/hudi/table_properties.hpp"
 #include "lakegc/hudi/write_schema.hpp"
@@ -87,24 +92,67 @@ template <Storage S>
   auto md = j->load();
   if (!md.ok()) return cannot_read(md.status());
   const Timeline& timeline = md->timeline;
-  LAKEGC_RETURN_IF_ERROR(check_metadata_instants(timeline, data, new_clean_floor,
-                                                 [](const Instant& d) { return d.action == Action::clean; }));
+  const int mdt_version = j->properties().version;
+  auto pending_clean = [&](const InstantTime& t) {
+    const Instant* d = data.find(t);
+    return d != nullptr && d->action == Action::clean && d->is_pending();
+  };
+  // A metadata rollback of a pending clean's deltacommit left pending (a run
+  // that crashed inside it): finished from its plan before that clean's
+  // deltacommit is written again.
+  std::set<InstantTime> resumed;
+  for (const Instant* r : timeline.pending()) {
+    if (r->action != Action::rollback || mdt_version < 8) continue;
+    const std::string rel = fmt::format("{}/{}.rollback.requested", j->properties().timeline_dir, r->requested);
+    auto bytes = mdt.read(rel);
+    if (!bytes.ok()) return cannot_read(annotate(bytes.status(), j->display(rel)));
+    auto plan = decode_rollback_plan(*bytes, j->display(rel));
+    if (!plan.ok()) return cannot_read(plan.status());
+    if (!plan->instant_to_rollback) continue;
+    auto target = InstantTime::parse(plan->instant_to_rollback->commit_time);
+    if (!target.ok() || !pending_clean(*target)) continue;
+    resumed.insert(r->requested);
+    inputs.roll_back_first.insert(*target);
+  }
+  LAKEGC_RETURN_IF_ERROR(check_metadata_instants(
+      timeline, data, new_clean_floor, [](const Instant& d) { return d.action == Action::clean; }, resumed));
   auto view = load_view(mdt, *md);
   if (!view.ok()) return cannot_read(view.status());
   LAKEGC_RETURN_IF_ERROR(check_file_groups(*view, inputs.partitions));
-  // Every pending clean's metadata instant, if any, must be lakegc's own
-  // (its `files` log, which every clean with a partition writes, says so).
+  // A pending clean's metadata deltacommit that lakegc wrote is finished
+  // (deltacommit_write.hpp); one Hudi wrote (its `files` log, which every
+  // clean with a partition writes, says whose it is) is rolled back in the
+  // metadata table and written again, as Hudi's commitInternal does.
   auto logs = detail::list_partition_logs(mdt, mdt_path, files_partition_name);
   if (!logs.ok()) return cannot_read(logs.status());
   for (const Instant* c : data.cleans()) {
-    if (c->is_completed() || timeline.find(c->requested) == nullptr) continue;
-    for (const auto& f : *logs) {
-      if (detail::has_block_of(f, c->requested.str()) && !detail::written_by_lakegc(f, c->requested.str())) {
-        return detail::refused(
-            fmt::format("the metadata table has a deltacommit for pending clean {} that lakegc did "
-                        "not write ({}); finish that clean with Hudi",
-                        c->requested, f.name));
+    if (c->is_completed()) continue;
+    if (mdt_version < 8) {
+      // Version 6 appends the clean's records to the newest log, behind
+      // the blocks of every later instant (write_metadata_deltacommit).
+      for (const Instant& i : timeline.instants()) {
+        if (c->requested < i.requested && i.action != Action::rollback) {
+          return detail::refused(fmt::format(
+              "the metadata table (table version {}) has {} {} after pending clean {}, whose records lakegc "
+              "would append behind it; finish that clean with Hudi",
+              mdt_version, to_string(i.action), i.requested, c->requested));
+        }
       }
+    }
+    const Instant* dc = timeline.find(c->requested);
+    if (dc == nullptr) continue;
+    for (const auto& f : *logs) {
+      if (!detail::has_block_of(f, c->requested.str()) || detail::written_by_lakegc(f, c->requested.str())) continue;
+      if (mdt_version < 8) {
+        return detail::refused(
+            fmt::format("the metadata table (table version {}) has a deltacommit for pending clean {} that lakegc "
+                        "did not write ({}): Hudi rolls it back there with rollback command blocks, which lakegc "
+                        "does not write; finish that clean with Hudi",
+                        mdt_version, c->requested, f.name));
+      }
+      LAKEGC_RETURN_IF_ERROR(check_not_compacted(timeline, *dc, fmt::format("of pending clean {}", c->requested)));
+      inputs.roll_back_first.insert(c->requested);
+      break;
     }
   }
   auto state = files_partition_state(storage, data, base_path);
@@ -122,8 +170,27 @@ template <Storage S>
                                                                 const lakegc::CompletedClean& m,
                                                                 const clean_record_inputs& inputs,
                                                                 const std::function<std::int64_t()>& now_ms) {
+  std::optional<InstantTime> rolled_back_by;
+  if (inputs.roll_back_first.contains(t)) {
+    // commitInternal: the metadata table already holds `t` (the clean's
+    // first attempt got that far), so its write client rolls `t` back at a
+    // new instant from the clock (in the data table's timezone, which the
+    // metadata table's writer shares) and writes the deltacommit from scratch.
+    subfolder_storage<S> mdt(storage, std::string(folder));
+    LAKEGC_ASSIGN_OR_RETURN(auto j,
+                            (hudi::journal<subfolder_storage<S>>::open(mdt, fmt::format("{}/{}", base_path, folder))));
+    LAKEGC_ASSIGN_OR_RETURN(TableMetadata md, j.load());
+    md.timezone = props.timezone;
+    LAKEGC_ASSIGN_OR_RETURN(
+        std::optional<RolledBack> done,
+        roll_back_metadata_deltacommit(storage, std::string(base_path), t, allocate_instant(md, now_ms()), now_ms));
+    if (done) rolled_back_by = done->rollback_instant;
+  }
   const clean_records records = records_for_clean(m, inputs);
-  return write_metadata_deltacommit(storage, props, base_path, t, records.partitions, "clean", now_ms);
+  LAKEGC_ASSIGN_OR_RETURN(metadata_update out, write_metadata_deltacommit(storage, props, base_path, t,
+                                                                          records.partitions, "clean", now_ms));
+  out.rolled_back_by = rolled_back_by;
+  return out;
 }
 
 }  // namespace lakegc::hudi::metadata_table

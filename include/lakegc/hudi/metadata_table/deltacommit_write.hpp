@@ -48,6 +48,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -181,11 +182,17 @@ inline std::vector<latest_slice> latest_slices_of(const TableView& view, std::st
 /// deltacommit at or after `floor` for an action on data timeline `data`:
 /// every metadata instant is before `floor`, except one at the time of a
 /// pending data instant lakegc is finishing (`finishing`); a pending one is
-/// a deltacommit of such an instant or of a data write still in flight.
+/// a deltacommit of such an instant or of a data write still in flight, or
+/// a rollback among `resumed_rollbacks` (one the caller finishes). A
+/// completed rollback may be anywhere: it carries no records, and Hudi's
+/// metadata writer writes a deltacommit at the instant it just rolled back,
+/// before the rollback's own time (commitInternal).
 [[nodiscard]] inline Status check_metadata_instants(const Timeline& timeline, const Timeline& data,
                                                     const InstantTime& floor,
-                                                    const std::function<bool(const Instant&)>& finishing) {
+                                                    const std::function<bool(const Instant&)>& finishing,
+                                                    const std::set<InstantTime>& resumed_rollbacks = {}) {
   for (const Instant& i : timeline.instants()) {
+    if (i.action == Action::rollback && (i.is_completed() || resumed_rollbacks.contains(i.requested))) continue;
     const Instant* d = data.find(i.requested);
     const bool finished_here = d != nullptr && d->is_pending() && finishing(*d);
     if (!finished_here && !(i.requested < floor)) {
@@ -245,6 +252,9 @@ struct metadata_update {
   /// The metadata-table partitions that got records.
   std::vector<std::string> partitions;
   bool already_completed = false;  ///< a rerun found the deltacommit completed
+  /// The metadata table's rollback of a deltacommit at this instant that
+  /// Hudi wrote, made before it was written again (clean_update.hpp).
+  std::optional<InstantTime> rolled_back_by;
 };
 
 /// Writes the metadata table's deltacommit `t` holding `records` (see the
@@ -267,8 +277,14 @@ template <Storage S>
   if (!loaded.ok()) return annotate(loaded.status(), where);
   TableMetadata md = std::move(*loaded);
   const TableProperties& mp = j.properties();
+  // Later metadata instants: a rollback carries no records. From table
+  // version 8 the log file is named by `t` itself, and Hudi's metadata
+  // writer writes an instant whenever its data-table action completes, later
+  // ones or not (a pending clean finished late; commitInternal writing again
+  // the deltacommit it just rolled back). Version 6 appends to the newest
+  // log of the latest slice, behind the later instants' blocks: refused.
   for (const Instant& i : md.timeline.instants()) {
-    if (t < i.requested) {
+    if (t < i.requested && i.action != Action::rollback && mp.version < 8) {
       return absl::FailedPreconditionError(
           fmt::format("{}: the metadata table has a later instant, {} {}", where, to_string(i.action), i.requested));
     }

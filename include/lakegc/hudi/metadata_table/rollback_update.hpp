@@ -40,11 +40,13 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "lakegc/core/instant_time.hpp"
+#include "lakegc/core/timeline.hpp"
 #include "lakegc/hudi/journal.hpp"
 #include "lakegc/hudi/metadata_table/deltacommit_write.hpp"
 #include "lakegc/hudi/metadata_table/files_partition.hpp"
@@ -53,6 +55,29 @@
 #include "lakegc/hudi/subfolder_storage.hpp"
 
 namespace lakegc::hudi::metadata_table {
+
+/// Hudi's validateRollback for the metadata table's deltacommit `dc` on its
+/// timeline `timeline` (`what` says whose it is, for the message): a
+/// completed deltacommit that completed before the metadata table's latest
+/// compaction cannot be rolled back (its records are in base files now).
+[[nodiscard]] inline Status check_not_compacted(const Timeline& timeline, const Instant& dc, std::string_view what) {
+  // CompactionUtils.getDeltaCommitsSinceLatestCompaction: the last
+  // completed commit (a compaction) of the metadata table's timeline.
+  const Instant* compaction = nullptr;
+  for (const Instant& i : timeline.instants()) {
+    if (i.action == Action::commit && i.is_completed()) compaction = &i;
+  }
+  const InstantTime& t = dc.requested;
+  if (dc.is_completed() && compaction != nullptr && t.str().size() == compaction->requested.str().size() &&
+      !(compaction->requested < dc.completion_or_requested())) {
+    return absl::FailedPreconditionError(fmt::format(
+        "the metadata table's deltacommit {} {} completed before its latest compaction {}: "
+        "Hudi refuses that rollback too (\"Commit being rolled back {} is earlier than the latest compaction\"); "
+        "restore the table instead",
+        t, what, compaction->requested, t));
+  }
+  return Status();
+}
 
 /// The failed writes among `failed` (data-table instants) whose
 /// deltacommit in the metadata table under `base_path` their rollback rolls
@@ -82,12 +107,6 @@ template <Storage S>
   if (!timeline.ok()) {
     return refused(fmt::format("the metadata table cannot be read: {}", message_of(timeline.status())));
   }
-  // CompactionUtils.getDeltaCommitsSinceLatestCompaction: the last
-  // completed commit (a compaction) of the metadata table's timeline.
-  const Instant* compaction = nullptr;
-  for (const Instant& i : timeline->instants()) {
-    if (i.action == Action::commit && i.is_completed()) compaction = &i;
-  }
   for (const InstantTime& t : failed) {
     const Instant* dc = nullptr;
     for (const Instant& i : timeline->instants()) {
@@ -104,14 +123,7 @@ template <Storage S>
           "back there with rollback command blocks, which lakegc does not write",
           j->properties().version, t));
     }
-    if (dc->is_completed() && compaction != nullptr && t.str().size() == compaction->requested.str().size() &&
-        !(compaction->requested < dc->completion_or_requested())) {
-      return refused(fmt::format(
-          "the metadata table's deltacommit {} of the failed write completed before its latest compaction {}: "
-          "Hudi refuses that rollback too (\"Commit being rolled back {} is earlier than the latest compaction\"); "
-          "restore the table instead",
-          t, compaction->requested, t));
-    }
+    LAKEGC_RETURN_IF_ERROR(check_not_compacted(*timeline, *dc, "of the failed write"));
     reached.insert(t);
   }
   return reached;
@@ -141,6 +153,28 @@ inline partition_records rollback_files_records(const RollbackMetadataRecord& m)
   return files;
 }
 
+/// Rolls back the metadata table's deltacommit at `t` (in whatever state)
+/// with rollback instant `rollback`, as the metadata table's own write client
+/// does (table version 8 and later): listing-based, a completed deltacommit
+/// un-published first, a pending rollback of `t` finished from its own plan
+/// instead. `storage` is rooted at the data table named `base_path`; the
+/// caller holds the data table's lock. nullopt when the metadata table has
+/// neither.
+template <Storage S>
+[[nodiscard]] StatusOr<std::optional<RolledBack>> roll_back_metadata_deltacommit(
+    S& storage, const std::string& base_path, const InstantTime& t, const InstantTime& rollback,
+    const std::function<std::int64_t()>& now_ms) {
+  subfolder_storage<S> mdt(storage, std::string(folder));
+  LAKEGC_ASSIGN_OR_RETURN(auto j,
+                          (hudi::journal<subfolder_storage<S>>::open(mdt, fmt::format("{}/{}", base_path, folder))));
+  RollbackServiceOptions o;
+  o.use_markers = false;       // the metadata table's write config: withRollbackUsingMarkers(false)
+  o.remove_heartbeat = false;  // its write client's rollback leaves heartbeats to rollbackFailedWrites
+  o.now_ms = now_ms;
+  rollback_service<subfolder_storage<S>> service(j, std::move(o));
+  return service.rollback_instant(t, Action::deltacommit, rollback);
+}
+
 /// Keeps the metadata table of the table at `storage` (properties `props`,
 /// named `base_path`) in step with the rollback `rollback` of `failed`, whose
 /// metadata is `m` (see the top of this file). The caller holds the data
@@ -158,16 +192,8 @@ template <Storage S>
     for (const written_log& l : done.logs) out.deltacommit_logs.push_back(l.path);
     return out;
   }
-  subfolder_storage<S> mdt(storage, std::string(folder));
-  LAKEGC_ASSIGN_OR_RETURN(auto j,
-                          (hudi::journal<subfolder_storage<S>>::open(mdt, fmt::format("{}/{}", base_path, folder))));
-  RollbackServiceOptions o;
-  o.use_markers = false;       // the metadata table's write config: withRollbackUsingMarkers(false)
-  o.remove_heartbeat = false;  // its write client's rollback leaves heartbeats to rollbackFailedWrites
-  o.now_ms = now_ms;
-  rollback_service<subfolder_storage<S>> service(j, std::move(o));
   LAKEGC_ASSIGN_OR_RETURN(std::optional<RolledBack> done,
-                          service.rollback_instant(failed, Action::deltacommit, rollback));
+                          roll_back_metadata_deltacommit(storage, base_path, failed, rollback, now_ms));
   if (done) out.rollback = std::move(done->metadata);
   return out;
 }
