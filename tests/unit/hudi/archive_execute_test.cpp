@@ -48,18 +48,6 @@ const std::string kCommitJson = R"({
 const std::string kInflightJson = R"({"partitionToWriteStats":{"2024/01/01":[{"fileId":"","path":null,
   "prevCommit":"null","numWrites":0,"numInserts":10}]},"compacted":false,"extraMetadata":{},"operationType":"UPSERT"})";
 
-const std::string kCompactionPlanSchema =
-    R"({"type":"record","name":"HoodieCompactionPlan","namespace":"org.apache.hudi.avro.model","fields":[)"
-    R"({"name":"operations","type":["null",{"type":"array","items":"string"}],"default":null},)"
-    R"({"name":"version","type":["int","null"],"default":1}]})";
-
-std::string compaction_plan(int version) {
-  avro::datum plan = avro::datum::make_record("org.apache.hudi.avro.model.HoodieCompactionPlan");
-  plan.add("operations", avro::datum());
-  plan.add("version", avro::datum::make_int(version));
-  return hudi::detail::encode_single_record(kCompactionPlanSchema, plan).value();
-}
-
 struct table {
   lakegc::memory_storage storage;
   TableProperties props;

@@ -559,6 +559,28 @@ TEST_CASE("a pending clean's deltacommit that Hudi wrote is rolled back in the m
   }
 }
 
+TEST_CASE("a pending clean's deltacommit is rolled back and written again even after the metadata table compacted") {
+  // Hudi's commitInternal runs no validateRollback (that guards rollbacks of
+  // data-table instants): the compacted base file keeps the records, and
+  // the new log of the same records lands in the latest slice.
+  memory_storage s = make_table(8);
+  add_hudi_clean_deltacommit(s, 8, true);
+  const std::string dir = ".hoodie/metadata/.hoodie/timeline/";
+  put(s, dir + "20240102000000500.compaction.requested", compaction_plan(1));
+  put(s, dir + "20240102000000500.compaction.inflight", "");
+  put(s, dir + "20240102000000500_20240102000000600.commit", must(deltacommit_avro({}, true)));
+  const TableProperties p = props_of(s);
+  const InstantTime later_floor = *InstantTime::parse("20240104000000000");
+  auto inputs = check_clean_update(s, p, data_timeline(State::inflight), "", later_floor);
+  REQUIRE_MESSAGE(inputs.ok(), to_string(inputs.status()));
+  CHECK(inputs->roll_back_first == std::set<InstantTime>{kClean});
+  auto done = write_clean_deltacommit(s, p, "", kClean, the_clean(), *inputs, [] { return kClock; });
+  REQUIRE_MESSAGE(done.ok(), to_string(done.status()));
+  CHECK(done->rolled_back_by.has_value());
+  CHECK_FALSE(s.read(".hoodie/metadata/files/.files-0000-0_20240102000000000.log.1_0-1-2").ok());
+  CHECK(s.read(".hoodie/metadata/files/.files-0000-0_20240102000000000.log.1_1-0-1").ok());
+}
+
 TEST_CASE("a pending clean's metadata deltacommit lakegc cannot write again as Hudi would is refused") {
   const InstantTime later_floor = *InstantTime::parse("20240104000000000");
   SUBCASE("version 6: Hudi rolls it back with rollback command blocks") {

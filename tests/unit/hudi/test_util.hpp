@@ -15,6 +15,7 @@
 #include "lakegc/core/status.hpp"
 #include "lakegc/hudi/avro/binary.hpp"
 #include "lakegc/hudi/avro/container.hpp"
+#include "lakegc/hudi/avro_writer.hpp"
 
 namespace lakegc::hudi::testing {
 
@@ -76,6 +77,19 @@ inline std::string container_block(std::int64_t count, std::string_view data) {
   std::string out;
   lakegc::hudi::avro::put_container_block(out, count, data, test_sync());
   return out;
+}
+
+/// A HoodieCompactionPlan of `version` without operations (a
+/// `.compaction.requested` file's content).
+inline std::string compaction_plan(int version) {
+  constexpr std::string_view schema =
+      R"({"type":"record","name":"HoodieCompactionPlan","namespace":"org.apache.hudi.avro.model","fields":[)"
+      R"({"name":"operations","type":["null",{"type":"array","items":"string"}],"default":null},)"
+      R"({"name":"version","type":["int","null"],"default":1}]})";
+  avro::datum plan = avro::datum::make_record("org.apache.hudi.avro.model.HoodieCompactionPlan");
+  plan.add("operations", avro::datum());
+  plan.add("version", avro::datum::make_int(version));
+  return hudi::detail::encode_single_record(schema, plan).value();
 }
 
 }  // namespace lakegc::hudi::testing
