@@ -1472,7 +1472,8 @@ class Suite:
         kind (no metadata table; a metadata table of table version 8+; one of
         version 6; --seeds: every one) whose newest completed clean is not its
         newest instant, that clean's completed file is emptied (0 bytes, as a
-        crash while writing it leaves it) in two copies; `lakegc clean
+        crash while writing it leaves it; with a version-8+ metadata table also,
+        in two more copies, removed: a crash just before it) in two copies; `lakegc clean
         --execute` on one and Hudi's own clean (`clean-run`) on the other,
         under the same settings and now, must repair it alike: the same data
         files deleted, the emptied clean completed again and as many new
@@ -1495,23 +1496,42 @@ class Suite:
         if len(names) != 1:
             return
         self.empty_clean_kinds = kinds | {kind}
-        t0 = time.time()
         now = self.plan_now(tb)
         conf = EXECUTE_GRID[1]
         cargs = list(itertools.chain(*[["--conf", c] for c in conf]))
-        copy, hcopy = tb["dir"] + ".empty-clean", tb["dir"] + ".empty-clean-hudi"
         rel_tl = os.path.relpath(tl, self.ldir(tb))
         if kind == "mdt6":
-            self.check_empty_clean_refused(tb, t, copy, os.path.join(rel_tl, names[0]), now, cargs)
+            self.check_empty_clean_refused(tb, t, tb["dir"] + ".empty-clean", os.path.join(rel_tl, names[0]), now,
+                                           cargs)
             return
+        # With a metadata table, also the crash one step earlier: the clean's
+        # completed file never written (its metadata deltacommit completed),
+        # which Hudi's next clean finishes the same way.
+        for variant in (("empty", "pending") if kind == "mdt" else ("empty",)):
+            self.check_crashed_clean(hudi, tb, t, os.path.join(rel_tl, names[0]), now, cargs, variant)
+
+    def check_crashed_clean(self, hudi, tb, t, rel_clean, now, cargs, variant):
+        """check_empty_clean's comparison with Hudi on two copies of the table
+        whose clean `t` (completed file `rel_clean`) crashed while completing:
+        its completed file emptied (`variant` "empty") or removed ("pending")."""
+        t0 = time.time()
+        suffix = ".empty-clean" if variant == "empty" else ".pending-clean"
+        copy, hcopy = tb["dir"] + suffix, tb["dir"] + suffix + "-hudi"
+        rel_tl = os.path.dirname(rel_clean)
         for d in (copy, hcopy):
             shutil.rmtree(d, ignore_errors=True)
             shutil.copytree(self.ldir(tb), d, symlinks=True)
-            open(os.path.join(d, rel_tl, names[0]), "w").close()
+            if variant == "empty":
+                open(os.path.join(d, rel_clean), "w").close()
+            else:
+                os.remove(os.path.join(d, rel_clean))
+        what = "empty clean" if variant == "empty" else "pending clean"
+        crash = ("truncate -s 0 " if variant == "empty" else "rm ") + os.path.join(copy, rel_clean)
+
         base = copy + ".baseline.json"
         latest, untouched, _ = latest_snapshot_baseline(hudi, copy, base)
         largs = ["clean", copy, "--execute", "--json", "--now", now, "--no-concurrent-writers"] + cargs
-        repro = self.repro(tb, ["truncate -s 0 " + os.path.join(copy, rel_tl, names[0])], [self.o.lakegc] + largs,
+        repro = self.repro(tb, [crash], [self.o.lakegc] + largs,
                            ["tests/interop/hudi", "clean-run", hcopy, "--now", now] + cargs,
                            ["tests/interop/hudi", "verify", copy, "--baseline", base])
         before = self.data_files(copy)
@@ -1519,7 +1539,7 @@ class Suite:
         texts = []
         outcome = ""
         if rc != 0 or out is None:
-            self.diff("execute", tb, ["empty clean %s: lakegc clean --execute failed (exit %d): %s" % (t, rc, err)],
+            self.diff("execute", tb, ["%s %s: lakegc clean --execute failed (exit %d): %s" % (what, t, rc, err)],
                       repro)
             return
         h = hudi("clean-run", hcopy, "--now", now, *cargs)
@@ -1551,9 +1571,9 @@ class Suite:
                 texts.append("hudi verify after lakegc's repair failed: %s" % self.verify_failed(v, tb))
         if not self.o.keep:
             shutil.rmtree(hcopy, ignore_errors=True)
-        self.diff("execute", tb, ["empty clean %s: %s" % (t, x) for x in texts], repro)
-        log("  %s: empty completed clean %s repaired by lakegc and by Hudi in %.0fs: %s (%s)"
-            % (tb["name"], t, time.time() - t0, "differ" if texts else "alike", outcome))
+        self.diff("execute", tb, ["%s %s: %s" % (what, t, x) for x in texts], repro)
+        log("  %s: %s %s (crashed while completing) finished by lakegc and by Hudi in %.0fs: %s (%s)"
+            % (tb["name"], what, t, time.time() - t0, "differ" if texts else "alike", outcome))
 
     def check_empty_clean_refused(self, tb, t, copy, rel_clean, now, cargs):
         """check_empty_clean on a version-6 table with a metadata table:

@@ -30,6 +30,7 @@
 #include <variant>
 #include <vector>
 
+#include <absl/strings/ascii.h>
 #include <fmt/format.h>
 
 #include "lakegc/policy/cleaning.hpp"
@@ -129,14 +130,13 @@ inline constexpr long max_regex_number = 1000;
 /// Partition filters repeat little: `\d{4}` is 5.
 inline constexpr long max_regex_expansion = 10000;
 
-inline constexpr bool is_ascii_digit(char c) noexcept { return c >= '0' && c <= '9'; }
-
 /// The decimal number whose digits start at `at` in `re`, saturated at
 /// `limit + 1` (so a bound check against `limit` needs no overflow care);
 /// `end` is set to the first position after its digits.
 inline long saturated_number(std::string_view re, std::size_t at, long limit, std::size_t& end) {
   long v = 0;
-  for (end = at; end < re.size() && is_ascii_digit(re[end]); ++end) v = std::min(v * 10 + (re[end] - '0'), limit + 1);
+  for (end = at; end < re.size() && absl::ascii_isdigit(static_cast<unsigned char>(re[end])); ++end)
+    v = std::min(v * 10 + (re[end] - '0'), limit + 1);
   return v;
 }
 
@@ -197,7 +197,7 @@ inline long regex_expansion(std::string_view re) {
       // `{n}`, `{n,}`, `{n,m}`: the largest number counts.
       long largest = 0;
       for (++i; i < re.size() && re[i] != '}';) {
-        if (is_ascii_digit(re[i])) {
+        if (absl::ascii_isdigit(static_cast<unsigned char>(re[i]))) {
           largest = std::max(largest, saturated_number(re, i, max_regex_expansion, i));
         } else {
           ++i;
