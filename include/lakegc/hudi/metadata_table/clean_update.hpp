@@ -7,14 +7,22 @@
 // (HoodieBackedTableMetadataWriter.update(HoodieCleanMetadata, instant)):
 // clean_records.hpp says which, deltacommit_write.hpp how they are written.
 //
+// A pending clean whose deltacommit the metadata table already holds (its
+// first attempt got that far) is finished as commitInternal finishes it:
+// that deltacommit is rolled back in the metadata table at a new instant and
+// written again from scratch. lakegc's own deltacommit is finished instead
+// (the records are the same).
+//
 // check_clean_update refuses, before anything is deleted: a metadata-table
 // partition Hudi writes clean records to that lakegc does not (an
 // expression index), an index partition still being built, column
-// statistics whose columns lakegc cannot tell (index_columns.hpp), a
-// metadata instant at the clean's time that lakegc did not write, any other
-// pending metadata instant except a deltacommit of a data write still in
-// flight, any metadata instant after the clean, and a `files` partition that
-// does not read.
+// statistics whose columns lakegc cannot tell (index_columns.hpp), in a
+// version-6 metadata table a pending clean's deltacommit Hudi wrote (its
+// rollback writes command blocks) or a metadata instant after a pending
+// clean, any other pending metadata instant except a deltacommit of a data
+// write still in flight or a rollback of a pending clean's deltacommit, any
+// metadata instant after the new clean, and a `files` partition that does
+// not read.
 #pragma once
 
 #include <algorithm>
