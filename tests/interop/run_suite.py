@@ -1472,16 +1472,18 @@ class Suite:
         kind (no metadata table; a metadata table of table version 8+; one of
         version 6; --seeds: every one) whose newest completed clean is not its
         newest instant, that clean's completed file is emptied (0 bytes, as a
-        crash while writing it leaves it; with a version-8+ metadata table also,
-        in two more copies, removed: a crash just before it) in two copies; `lakegc clean
-        --execute` on one and Hudi's own clean (`clean-run`) on the other,
-        under the same settings and now, must repair it alike: the same data
-        files deleted, the emptied clean completed again and as many new
+        crash while writing it leaves it; with a metadata table also, in two
+        more copies, removed: a crash just before it) in two copies; `lakegc
+        clean --execute` on one and Hudi's own clean (`clean-run`) on the
+        other, under the same settings and now, must repair it alike: the same
+        data files deleted, the emptied clean completed again and as many new
         cleans, and Hudi reads lakegc's copy as before (verify). With a
         metadata table the emptied clean's deltacommit there is rolled back
         and written again, as Hudi's metadata writer does (verify checks the
-        metadata table); version 6 is refused (exit 1, nothing changed: Hudi
-        writes rollback command blocks there, lakegc does not)."""
+        metadata table; version 6 keeps the old log behind a rollback command
+        block). A version-6 metadata table with instants after the clean is
+        refused instead (exit 1, nothing changed: the rewritten records would
+        go behind theirs; check_empty_clean_refused)."""
         kind = "plain" if tb["mdt"] == "off" else ("mdt" if tb["version"] >= 8 else "mdt6")
         kinds = getattr(self, "empty_clean_kinds", set())
         if not self.o.seeds and kind in kinds:
@@ -1500,14 +1502,13 @@ class Suite:
         conf = EXECUTE_GRID[1]
         cargs = list(itertools.chain(*[["--conf", c] for c in conf]))
         rel_tl = os.path.relpath(tl, self.ldir(tb))
-        if kind == "mdt6":
-            self.check_empty_clean_refused(tb, t, tb["dir"] + ".empty-clean", os.path.join(rel_tl, names[0]), now,
-                                           cargs)
+        if kind == "mdt6" and self.check_empty_clean_refused(tb, t, tb["dir"] + ".empty-clean",
+                                                             os.path.join(rel_tl, names[0]), now, cargs):
             return
         # With a metadata table, also the crash one step earlier: the clean's
         # completed file never written (its metadata deltacommit completed),
         # which Hudi's next clean finishes the same way.
-        for variant in (("empty", "pending") if kind == "mdt" else ("empty",)):
+        for variant in (("empty", "pending") if kind != "plain" else ("empty",)):
             self.check_crashed_clean(hudi, tb, t, os.path.join(rel_tl, names[0]), now, cargs, variant)
 
     def check_crashed_clean(self, hudi, tb, t, rel_clean, now, cargs, variant):
@@ -1576,8 +1577,12 @@ class Suite:
             % (tb["name"], what, t, time.time() - t0, "differ" if texts else "alike", outcome))
 
     def check_empty_clean_refused(self, tb, t, copy, rel_clean, now, cargs):
-        """check_empty_clean on a version-6 table with a metadata table:
-        lakegc refuses (exit 1) and changes nothing."""
+        """check_empty_clean on a version-6 table with a metadata table whose
+        metadata timeline has instants after the clean (Hudi would append the
+        rewritten clean's records behind them; lakegc refuses): exit 1 naming
+        the 0-byte clean and the later instant, nothing changed. True when it
+        refused (checked here); False when lakegc repaired it (the metadata
+        table had nothing later), which the caller then compares with Hudi."""
         shutil.rmtree(copy, ignore_errors=True)
         shutil.copytree(self.ldir(tb), copy, symlinks=True)
         open(os.path.join(copy, rel_clean), "w").close()
@@ -1589,17 +1594,21 @@ class Suite:
         largs = ["clean", copy, "--execute", "--json", "--now", now, "--no-concurrent-writers"] + cargs
         repro = self.repro(tb, ["truncate -s 0 " + os.path.join(copy, rel_clean)], [self.o.lakegc] + largs)
         rc, _, err = run_lakegc(self.o.lakegc, largs, self.env)
+        if rc == 0:
+            shutil.rmtree(copy, ignore_errors=True)
+            return False
         texts = []
-        if rc != 1 or "0-byte" not in (err or ""):
-            texts.append("empty clean %s on a version-6 metadata table: expected a refusal (exit 1) naming the "
-                         "0-byte clean, got exit %d: %s" % (t, rc, err))
+        if rc != 1 or "0-byte" not in (err or "") or "after pending clean" not in (err or ""):
+            texts.append("empty clean %s on a version-6 metadata table: expected success or a refusal (exit 1) "
+                         "naming the 0-byte clean and a later metadata instant, got exit %d: %s" % (t, rc, err))
         if tree(copy) != before:
             texts.append("empty clean %s on a version-6 metadata table: the refused run changed the table" % t)
         if not self.o.keep:
             shutil.rmtree(copy, ignore_errors=True)
         self.diff("execute", tb, texts, repro)
-        log("  %s: empty completed clean %s with a version-6 metadata table: %s" %
+        log("  %s: empty completed clean %s with a version-6 metadata table and later metadata instants: %s" %
             (tb["name"], t, "; ".join(texts) if texts else "refused, nothing changed"))
+        return True
 
     def check_execute(self, hudi, tb):
         if not tb.get("lake_inspect"):
@@ -2074,16 +2083,17 @@ class Suite:
         resumed, ends with the same files. Default run: the first table of
         version 8 or 9 with a metadata table; --seeds: every one.
 
-        Table version 6 (the first such table; --seeds: every one): the same
-        write with its metadata deltacommit taken away again (its log files
-        and instant files; tables whose metadata table did anything after it
-        are skipped), i.e. a write that failed before reaching the metadata
-        table: Hudi's version-6 metadata writer records every rollback there
-        (a deltacommit at the rollback instant listing its rollback log
-        files), so lakegc's rollback must write it too: the same data files
-        deleted and rollback log files written as Hudi's rollback, a metadata
-        deltacommit at lakegc's rollback instant, and verify (whose storage
-        and metadata-table views must agree) passes."""
+        Table version 6 (the first such table; --seeds: every one): Hudi's
+        version-6 metadata writer records every rollback there (a deltacommit
+        at the rollback instant listing its rollback log files) and then rolls
+        the failed write's completed deltacommit back at the rollback instant
+        + "006", keeping its logs and putting a rollback command block after
+        them. lakegc must do the same: the same data files deleted and
+        rollback log files written as Hudi's rollback, rollback blocks in the
+        same metadata-table file groups as Hudi's, a metadata deltacommit at
+        lakegc's rollback instant and a completed metadata rollback at that
+        instant + "006", verify (whose storage and metadata-table views must
+        agree) passes, and a crashed run resumed ends with the same files."""
         # Two-writer tables roll back LAZY: the OCC losers (no heartbeat) go
         # with the failed write, so "only files of the failed write" does not
         # hold there; check_rollback_failed compares them with Hudi.
@@ -2117,16 +2127,12 @@ class Suite:
         if f["result"]["metadata_table_deltacommit"] != "completed":
             texts.append("the failed write's metadata-table deltacommit is %s, not completed"
                          % f["result"]["metadata_table_deltacommit"])
-        if v6 and not self.strip_mdt_deltacommit(copy, t):
-            log("  %s: the metadata table acted after %s's deltacommit: version-6 rollback check skipped"
-                % (tb["name"], t))
-            return
         shutil.copytree(copy, hcopy, symlinks=True)
         shutil.copytree(copy, pre, symlinks=True)
         of_t = lambda files: set(x for x in files if t in os.path.basename(x))
         rc0, dry, err0 = run_lakegc(self.o.lakegc, ["rollback", copy, "--json", "--now", now], self.env)
         planned = [r for r in (dry or {}).get("rollbacks", []) if r["instant"] == t]
-        if rc0 != 0 or not planned or planned[0].get("in_metadata_table") == v6 or (dry or {}).get("refusal"):
+        if rc0 != 0 or not planned or not planned[0].get("in_metadata_table") or (dry or {}).get("refusal"):
             texts.append("lakegc's dry run does not plan to roll back %s with its metadata-table deltacommit "
                          "(exit %d): %s" % (t, rc0, ((dry or {}).get("refusal") or err0 or planned)))
         before_data, before_mdt = self.data_files(copy), self.mdt_files(copy)
@@ -2147,10 +2153,15 @@ class Suite:
         else:
             hudi_data = of_t(before_data - self.data_files(hcopy))
             hudi_mdt = of_t(before_mdt - self.mdt_files(hcopy))
+            lake_blocks = self.mdt_rollback_block_groups(copy, before_mdt)
+            hudi_blocks = self.mdt_rollback_block_groups(hcopy, before_mdt)
             for what, a, b in (("data", lake_data, hudi_data), ("metadata-table", lake_mdt, hudi_mdt),
-                               ("rollback log", lake_logs, set(h["result"].get("rollback_log_files", [])))):
+                               ("rollback log", lake_logs, set(h["result"].get("rollback_log_files", []))),
+                               ("metadata-table rollback block file group", lake_blocks, hudi_blocks)):
                 if a != b:
                     texts.append("%s files: only lakegc %s, only Hudi %s" % (what, sorted(a - b)[:8], sorted(b - a)[:8]))
+            if v6 and not lake_blocks:
+                texts.append("no rollback block in the version-6 metadata table after lakegc's rollback")
         mtl = os.path.join(copy, ".hoodie", "metadata", ".hoodie", *([] if v6 else ["timeline"]))
         dtl = os.path.join(copy, ".hoodie", *([] if v6 else ["timeline"]))
         left = [n for n in os.listdir(mtl) + os.listdir(dtl) if n.startswith(t)]
@@ -2162,6 +2173,9 @@ class Suite:
             rt = done.get("rollback_instant")
             if mdone.get("deltacommit") != rt or not os.path.exists(os.path.join(mtl, "%s.deltacommit" % rt)):
                 texts.append("no metadata-table deltacommit at the rollback instant %s: %s" % (rt, mdone))
+            if mdone.get("rollback_instant") != "%s006" % rt or not os.path.exists(
+                    os.path.join(mtl, "%s006.rollback" % rt)):
+                texts.append("no completed metadata-table rollback at %s006: %s" % (rt, mdone))
         else:
             rt = mdone.get("rollback_instant")
             if not rt or not any(n.startswith(rt + "_") and n.endswith(".rollback") for n in os.listdir(mtl)):
@@ -2175,16 +2189,17 @@ class Suite:
         crash_note = "no crash landed inside the metadata table's rollback"
         ccopy = copy + "-crash"
         cargs = [a if a != copy else ccopy for a in largs]
-        for n in range(1, 80 if not v6 else 1):
+        for n in range(1, 80):
             shutil.rmtree(ccopy, ignore_errors=True)
             shutil.copytree(pre, ccopy, symlinks=True)
             p = subprocess.run([self.o.lakegc] + [str(a) for a in cargs], capture_output=True, text=True,
                                env=dict(self.env, LAKEGC_CRASH_AFTER_MUTATIONS=str(n)))
             if p.returncode == 0:
                 break
-            names = os.listdir(os.path.join(ccopy, ".hoodie", "metadata", ".hoodie", "timeline"))
+            names = os.listdir(os.path.join(ccopy, ".hoodie", "metadata", ".hoodie", *([] if v6 else ["timeline"])))
             pending = [x for x in names if x.endswith(".rollback.inflight")
-                       and not any(y.startswith(x.split(".")[0] + "_") for y in names)]
+                       and not any(y.startswith(x.split(".")[0] + "_") or y == x.split(".")[0] + ".rollback"
+                                   for y in names)]
             if not pending:
                 continue
             rc2, _, err2 = run_lakegc(self.o.lakegc, cargs, self.env)
@@ -2200,43 +2215,33 @@ class Suite:
             else:
                 crash_note += "same files"
             break
-        if crash_note.startswith("no crash") and not v6:
+        if crash_note.startswith("no crash"):
             texts.append(crash_note)
         if not self.o.keep:
             for d in (hcopy, pre, ccopy):
                 shutil.rmtree(d, ignore_errors=True)
         self.diff("rollback", tb, texts, repro)
-        log("  %s: rollback of a write that %s the metadata table (%s; %d data, %d metadata-table files, %d "
-            "rollback logs) in %.0fs; %s" % (tb["name"], "never reached" if v6 else "reached", t, len(lake_data),
-                                             len(lake_mdt), len(lake_logs), time.time() - t0,
-                                             "version 6: no crash run" if v6 else crash_note))
+        log("  %s: rollback of a write that reached the metadata table (%s; %d data, %d metadata-table files, %d "
+            "rollback logs%s) in %.0fs; %s" % (tb["name"], t, len(lake_data), len(lake_mdt), len(lake_logs),
+                                              ", version 6: rollback blocks in the metadata table" if v6 else "",
+                                              time.time() - t0, crash_note))
 
     @staticmethod
-    def strip_mdt_deltacommit(root, t):
-        """Takes the version-6 metadata table's deltacommit `t` away again
-        (its log files, named in its JSON commit metadata, and its instant
-        files), as if the write had failed before reaching it. False (nothing
-        changed) when the metadata table has an instant after it."""
-        mdt = os.path.join(root, ".hoodie", "metadata")
-        tl = os.path.join(mdt, ".hoodie")
-        later = [n for n in os.listdir(tl) if os.path.isfile(os.path.join(tl, n)) and n[:17].isdigit() and n[:17] > t]
-        if later:
-            return False
-        with open(os.path.join(tl, t + ".deltacommit")) as f:
-            md = json.load(f)
-        for stats in md.get("partitionToWriteStats", {}).values():
-            for st in stats:
-                # The file and its Hadoop checksum sidecar (a later file of
-                # the same name must not meet a stale one).
-                d, n = os.path.split(os.path.join(mdt, st["path"]))
-                for p in (os.path.join(d, n), os.path.join(d, "." + n + ".crc")):
-                    if os.path.exists(p):
-                        os.remove(p)
-        for n in os.listdir(tl):
-            if n.startswith(t + ".deltacommit") or n.startswith("." + t + ".deltacommit"):
-                os.remove(os.path.join(tl, n))
-        shutil.rmtree(os.path.join(tl, ".temp", t), ignore_errors=True)
-        return True
+    def mdt_rollback_block_groups(root, before):
+        """The metadata-table file groups (partition, file id) of the log
+        files under root that are not in `before` and begin with a rollback
+        command block (Hudi's log format: magic "#HUDI#", block size, format
+        version, then the block type, 0 for a command block)."""
+        out = set()
+        for rel in Suite.mdt_files(root) - before:
+            name = os.path.basename(rel)
+            if not name.startswith(".") or ".log." not in name:
+                continue
+            with open(os.path.join(root, rel), "rb") as f:
+                head = f.read(22)
+            if len(head) == 22 and head[:6] == b"#HUDI#" and int.from_bytes(head[18:22], "big") == 0:
+                out.add((os.path.basename(os.path.dirname(rel)), name[1:].split("_")[0]))
+        return out
 
     def check_rollback_failed(self, hudi, tb):
         """`lakegc rollback --execute` on a copy of a table with failed writes

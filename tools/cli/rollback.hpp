@@ -130,9 +130,15 @@ inline std::string text_of(const hudi::RollbackRunReport& r, bool executed, Fail
     }
     if (const auto& mdt = d.metadata_table.rollback) {
       std::size_t files = 0;
-      for (const auto& [p, pm] : mdt->partition_metadata) files += pm.success_delete_files.size();
-      out += fmt::format("  and in the metadata table: its deltacommit {} rolled back as rollback {} ({} file(s))\n",
-                         d.failed.commit_time, mdt->start_rollback_time, files);
+      std::size_t blocks = 0;
+      for (const auto& [p, pm] : mdt->partition_metadata) {
+        files += pm.success_delete_files.size();
+        blocks += pm.rollback_log_files.size();
+      }
+      out += fmt::format(
+          "  and in the metadata table: its deltacommit {} rolled back as rollback {} ({} file(s) deleted{})\n",
+          d.failed.commit_time, mdt->start_rollback_time, files,
+          blocks == 0 ? std::string() : fmt::format(", {} rollback block(s)", blocks));
     }
     if (const auto& dc = d.metadata_table.deltacommit) {
       out += fmt::format("  and in the metadata table: deltacommit {} ({} log file(s))\n", *dc,
@@ -214,8 +220,8 @@ inline std::string json_of(const std::string& table, const hudi::RollbackRunRepo
     for (const hudi::RollbackLogFile& f : d.rollback_log_files) j.value(f.path);
     j.end_array();
     // What the metadata table got: the rollback of its deltacommit of the
-    // failed write (version 8+), or a deltacommit at the rollback instant
-    // (version 6); null when nothing.
+    // failed write (version 8+; version 6 when it had completed), and in
+    // version 6 a deltacommit at the rollback instant; null when nothing.
     if (d.metadata_table.empty()) {
       j.key("metadata_table").null();
     } else {
@@ -225,6 +231,12 @@ inline std::string json_of(const std::string& table, const hudi::RollbackRunRepo
         j.key("deleted").begin_array();
         for (const auto& [p, pm] : mdt->partition_metadata) {
           for (const auto& f : pm.success_delete_files) j.value(f);
+        }
+        j.end_array();
+        // Version 6: the log files holding its rollback blocks.
+        j.key("rollback_log_files").begin_array();
+        for (const auto& [p, pm] : mdt->partition_metadata) {
+          for (const auto& [f, size] : pm.rollback_log_files) j.value(f);
         }
         j.end_array();
       }

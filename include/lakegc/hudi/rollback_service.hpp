@@ -35,7 +35,8 @@
 //    table's write client does when the data table rolls a write back
 //    (metadata_table/rollback_update.hpp): any state, a completed one
 //    un-published first (revertToInflight), the files listed as
-//    ListingBasedRollbackStrategy lists them (table version 8 and later).
+//    ListingBasedRollbackStrategy lists them; in table version 6 a
+//    completed deltacommit's logs of earlier slices get rollback blocks.
 //
 // The metadata table: the caller's metadata_update hook runs where Hudi's
 // finishRollback writes the table metadata (metadata_table/rollback_update.hpp). What it will not do (the caller refuses before any change):
@@ -350,30 +351,33 @@ class rollback_service {
     return Status();
   }
 
-  // The ListingBasedRollbackStrategy plan (table version 8 and later) for
-  // `i`: a completed instant's files from its commit metadata, a pending
-  // one's from a listing of the table outside `.hoodie`; either way only
-  // the files named with the instant (a base file's instant, a log file's
-  // deltacommit). One request per file, file id and base instant empty; an
-  // instant only requested gets an empty plan.
+  // The ListingBasedRollbackStrategy plan for `i`: the files named with the
+  // instant (a base file's instant; a log file's, which is its deltacommit
+  // from table version 8 on and its slice's base instant before), from a
+  // completed instant's commit metadata or else from a listing of the table
+  // outside `.hoodie` (version 6 MOR lists always), one delete request per
+  // file with file id and base instant empty; an instant only requested
+  // gets an empty plan. Version 6 MOR deltacommits add the logs of earlier
+  // slices they appended to (version6_append_requests).
   [[nodiscard]] StatusOr<RollbackPlanRecord> listing_plan(const TableMetadata& md, const Instant& i) {
     const TableProperties& p = j_->properties();
     RollbackPlanRecord plan;
     plan.instant_to_rollback = InstantInfo{i.requested.str(), std::string(to_string(i.action))};
     if (i.state == State::requested) return plan;
-    if (p.version < 8) {
+    const bool v6_deltacommit = p.version < 8 && p.type == TableType::merge_on_read && i.action == Action::deltacommit;
+    auto c = md.commits.find(i.requested);
+    if (p.version < 8 && !(v6_deltacommit && i.is_completed() && c != md.commits.end())) {
       return absl::FailedPreconditionError(fmt::format(
-          "{} {}: a listing-based rollback in table version {} appends rollback blocks to the logs it wrote to; "
-          "lakegc does not",
-          to_string(i.action), i.requested, p.version));
+          "{} {} ({}): a listing-based rollback in table version {} appends rollback blocks to the logs it wrote "
+          "to, named only in a completed deltacommit's metadata; lakegc rolls back only those",
+          to_string(i.action), i.requested, to_string(i.state), p.version));
     }
-    // A base file's instant; a log file's deltacommit (version 8 names).
     auto named_with_instant = [&](std::string_view name) {
       const auto n = scan_data_file_name(name);
       return n && n->instant == i.requested;
     };
     std::vector<WrittenFile> files;
-    if (auto c = md.commits.find(i.requested); i.is_completed() && c != md.commits.end()) {
+    if (i.is_completed() && c != md.commits.end() && !v6_deltacommit) {
       for (const WrittenFile& f : c->second.files) {
         if (named_with_instant(f.name)) files.push_back(f);
       }
@@ -405,7 +409,48 @@ class rollback_service {
       q.files_to_be_deleted = {j_->display(join_path(f.partition, f.name))};
       plan.requests.push_back(std::move(q));
     }
+    if (v6_deltacommit) {
+      LAKEGC_ASSIGN_OR_RETURN(std::vector<RollbackRequest> appends, version6_append_requests(i, c->second));
+      for (RollbackRequest& q : appends) plan.requests.push_back(std::move(q));
+    }
     return plan;
+  }
+
+  // ListingBasedRollbackStrategy.getRollbackRequestToAppendForVersionSix for
+  // the completed version-6 deltacommit `i` with commit metadata `c`: one
+  // request per log file it wrote into a slice whose base instant is before
+  // it (logBlocksToBeDeleted: the log's full path -> its size, 1 when
+  // empty), which the executor answers with a rollback block. Hudi takes
+  // the slice from the file system view (the file group's latest slice on
+  // or before `i`, pending compactions included) and skips write stats
+  // without prevCommit (inserts); a version-6 log file is named by the slice
+  // it sits in, which is that latest slice when `i` wrote it, and a log file
+  // whose slice `i` began is deleted by the listing above instead. Used for
+  // metadata-table deltacommits, whose every write stat is an update of an
+  // existing file group (UPSERT_PREPPED, tagged with its location).
+  [[nodiscard]] StatusOr<std::vector<RollbackRequest>> version6_append_requests(const Instant& i,
+                                                                                const CommitInfo& c) const {
+    std::vector<RollbackRequest> out;
+    for (const WrittenFile& f : c.files) {
+      auto log = parse_log_file_name(f.name);
+      if (!log.ok() || !(log->instant < i.requested)) {
+        if (log.ok() && i.requested < log->instant) {
+          return absl::FailedPreconditionError(fmt::format(
+              "deltacommit {} wrote '{}', of a slice that begins after it (Hudi: \"Log-file base-instant could not "
+              "be less than the instant being rolled back\")",
+              i.requested, join_path(f.partition, f.name)));
+        }
+        continue;  // a base file or a log beginning its slice: the listing deletes it
+      }
+      RollbackRequest q;
+      q.partition_path = f.partition;
+      q.file_id = log->file_id;
+      q.latest_base_instant = log->instant.str();
+      q.log_blocks_to_be_deleted[j_->display(join_path(f.partition, f.name))] =
+          f.size > 0 ? static_cast<std::int64_t>(f.size) : 1;
+      out.push_back(std::move(q));
+    }
+    return out;
   }
 
   // The pending rollbacks of commit actions, each with its plan, into

@@ -11,6 +11,7 @@
 
 #include <map>
 #include <set>
+#include <type_traits>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -156,6 +157,37 @@ std::map<std::string, std::string> all_files(memory_storage& s) {
                "", [&](const FileEntry& e) { out[std::string(e.path)] = must(s.read(e.path)); }, o)
               .ok());
   return out;
+}
+
+/// Runs `run` on a fresh table from `make` that crashes after its n-th
+/// change, for n = 1, 2, ... until a run completes; after each crash a rerun
+/// without the fault must succeed and leave exactly `after`.
+template <class Make, class Run>
+void crash_after_each_change(Make make, Run run, const std::map<std::string, std::string>& after,
+                             std::uint64_t max_changes) {
+  auto status_of = [](const auto& r) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(r)>, Status>) {
+      return r;
+    } else {
+      return r.status();
+    }
+  };
+  for (std::uint64_t n = 1;; ++n) {
+    CAPTURE(n);
+    memory_storage c = make();
+    struct crashed {};
+    crash_storage<memory_storage> faulty(c, n, [] { throw crashed{}; });
+    bool finished = false;
+    try {
+      finished = status_of(run(faulty)).ok();
+    } catch (const crashed&) {
+    }
+    const Status rerun = status_of(run(c));
+    REQUIRE_MESSAGE(rerun.ok(), to_string(rerun));
+    CHECK(all_files(c) == after);
+    if (finished) break;
+    REQUIRE(n < max_changes);
+  }
 }
 
 /// What a clean's first attempt under Hudi left in the metadata table:
@@ -493,68 +525,81 @@ TEST_CASE("tables lakegc cannot update the metadata table of are refused before 
 TEST_CASE("a pending clean's deltacommit that Hudi wrote is rolled back in the metadata table and written again") {
   // Hudi's commitInternal on a clean's second attempt: the metadata table
   // holds the clean's instant already, so its write client rolls it back at
-  // a new instant and writes the deltacommit from scratch. So does lakegc
-  // (table version 8 and later), and a crash anywhere in between is
-  // finished by the rerun.
-  for (const bool completed : {true, false}) {
-    CAPTURE(completed);
-    memory_storage first_time = make_table(8);
-    const TableProperties p = props_of(first_time);
-    REQUIRE(update(first_time, p).ok());
-    auto expected = files_partition_state(first_time, data_timeline(State::completed));
-    REQUIRE_MESSAGE(expected.ok(), to_string(expected.status()));
+  // a new instant and writes the deltacommit from scratch. So does lakegc,
+  // and a crash anywhere in between is finished by the rerun. Version 8+
+  // deletes the old try's log (named by the clean); version 6 keeps it and
+  // puts a rollback block after it, then the new try in the next log.
+  for (const int version : {8, 6}) {
+    for (const bool completed : {true, false}) {
+      CAPTURE(version);
+      CAPTURE(completed);
+      memory_storage first_time = make_table(version);
+      const TableProperties p = props_of(first_time);
+      REQUIRE(update(first_time, p).ok());
+      auto expected = files_partition_state(first_time, data_timeline(State::completed));
+      REQUIRE_MESSAGE(expected.ok(), to_string(expected.status()));
 
-    auto run = [&](auto& storage) -> Status {
-      LAKEGC_ASSIGN_OR_RETURN(clean_record_inputs inputs,
-                              check_clean_update(storage, p, data_timeline(State::inflight), "", kClean));
-      return write_clean_deltacommit(storage, p, "", kClean, the_clean(), inputs, [] { return kClock; }).status();
-    };
-    memory_storage s = make_table(8);
-    add_hudi_clean_deltacommit(s, 8, completed);
-    auto inputs = check_clean_update(s, p, data_timeline(State::inflight), "", kClean);
-    REQUIRE_MESSAGE(inputs.ok(), to_string(inputs.status()));
-    CHECK(inputs->roll_back_first == std::set<InstantTime>{kClean});
-    auto done = write_clean_deltacommit(s, p, "", kClean, the_clean(), *inputs, [] { return kClock; });
-    REQUIRE_MESSAGE(done.ok(), to_string(done.status()));
-    CHECK(done->rolled_back_by == InstantTime::parse("20240103000000000").value());
-    CHECK_FALSE(s.read(".hoodie/metadata/files/.files-0000-0_20240102000000000.log.1_0-1-2").ok());
-    CHECK(s.read(".hoodie/metadata/files/.files-0000-0_20240102000000000.log.1_1-0-1").ok());
-    subfolder_storage<memory_storage> mdt(s, ".hoodie/metadata");
-    auto mj = journal<subfolder_storage<memory_storage>>::open(mdt, ".hoodie/metadata");
-    REQUIRE(mj.ok());
-    auto md = mj->load();
-    REQUIRE_MESSAGE(md.ok(), to_string(md.status()));
-    // The rollback at the clock's instant, after every metadata instant.
-    const Instant* rollback = md->timeline.find(*InstantTime::parse("20240103000000000"));
-    REQUIRE(rollback != nullptr);
-    CHECK(rollback->action == Action::rollback);
-    CHECK(rollback->is_completed());
-    const Instant* again = md->timeline.find(kClean);
-    REQUIRE(again != nullptr);
-    CHECK(again->is_completed());
-    auto state = files_partition_state(s, data_timeline(State::completed));
-    REQUIRE_MESSAGE(state.ok(), to_string(state.status()));
-    CHECK(state->files == expected->files);
-    CHECK(state->partitions == expected->partitions);
-    CHECK(state->invalid_instant_blocks == 0);
-
-    const auto after = all_files(s);
-    for (std::uint64_t n = 1;; ++n) {
-      CAPTURE(n);
-      memory_storage c = make_table(8);
-      add_hudi_clean_deltacommit(c, 8, completed);
-      struct crashed {};
-      crash_storage<memory_storage> faulty(c, n, [] { throw crashed{}; });
-      bool finished = false;
-      try {
-        finished = run(faulty).ok();
-      } catch (const crashed&) {
+      auto run = [&](auto& storage) -> Status {
+        LAKEGC_ASSIGN_OR_RETURN(clean_record_inputs inputs,
+                                check_clean_update(storage, p, data_timeline(State::inflight), "", kClean));
+        return write_clean_deltacommit(storage, p, "", kClean, the_clean(), inputs, [] { return kClock; }).status();
+      };
+      memory_storage s = make_table(version);
+      add_hudi_clean_deltacommit(s, version, completed);
+      auto inputs = check_clean_update(s, p, data_timeline(State::inflight), "", kClean);
+      if (version == 6 && !completed) {
+        // Hudi's version-6 rollback names the logs to roll back from a
+        // completed deltacommit's metadata only.
+        REQUIRE_FALSE(inputs.ok());
+        CHECK(message_of(inputs.status()).find("inflight deltacommit for pending clean 20240102000000000") !=
+              std::string_view::npos);
+        continue;
       }
-      const Status rerun = run(c);
-      REQUIRE_MESSAGE(rerun.ok(), to_string(rerun));
-      CHECK(all_files(c) == after);
-      if (finished) break;
-      REQUIRE(n < 30);
+      REQUIRE_MESSAGE(inputs.ok(), to_string(inputs.status()));
+      CHECK(inputs->roll_back_first == std::set<InstantTime>{kClean});
+      auto done = write_clean_deltacommit(s, p, "", kClean, the_clean(), *inputs, [] { return kClock; });
+      REQUIRE_MESSAGE(done.ok(), to_string(done.status()));
+      CHECK(done->rolled_back_by == InstantTime::parse("20240103000000000").value());
+      if (version >= 8) {
+        CHECK_FALSE(s.read(".hoodie/metadata/files/.files-0000-0_20240102000000000.log.1_0-1-2").ok());
+        CHECK(s.read(".hoodie/metadata/files/.files-0000-0_20240102000000000.log.1_1-0-1").ok());
+      } else {
+        CHECK(s.read(".hoodie/metadata/files/.files-0000-0_20240101000000000.log.2_0-1-2").ok());
+        auto rollback_log = s.read(".hoodie/metadata/files/.files-0000-0_20240101000000000.log.3_0-1-2");
+        REQUIRE(rollback_log.ok());
+        auto blocks = log::read_blocks(*rollback_log, "rollback log");
+        REQUIRE(blocks.ok());
+        REQUIRE(blocks->size() == 1);
+        CHECK((*blocks)[0].type == log::block_type::command);
+        CHECK((*blocks)[0].get(log::header_key::target_instant_time) == std::optional<std::string_view>(kClean.str()));
+        REQUIRE(done->logs.size() == 1);
+        CHECK(done->logs[0].path == "files/.files-0000-0_20240101000000000.log.4_0-1-2");
+      }
+      subfolder_storage<memory_storage> mdt(s, ".hoodie/metadata");
+      auto mj = journal<subfolder_storage<memory_storage>>::open(mdt, ".hoodie/metadata");
+      REQUIRE(mj.ok());
+      auto md = mj->load();
+      REQUIRE_MESSAGE(md.ok(), to_string(md.status()));
+      // The rollback at the clock's instant, after every metadata instant.
+      const Instant* rollback = md->timeline.find(*InstantTime::parse("20240103000000000"));
+      REQUIRE(rollback != nullptr);
+      CHECK(rollback->action == Action::rollback);
+      CHECK(rollback->is_completed());
+      const Instant* again = md->timeline.find(kClean);
+      REQUIRE(again != nullptr);
+      CHECK(again->is_completed());
+      auto state = files_partition_state(s, data_timeline(State::completed));
+      REQUIRE_MESSAGE(state.ok(), to_string(state.status()));
+      CHECK(state->files == expected->files);
+      CHECK(state->partitions == expected->partitions);
+      CHECK(state->invalid_instant_blocks == 0);
+
+      auto make = [&] {
+        memory_storage c = make_table(version);
+        add_hudi_clean_deltacommit(c, version, completed);
+        return c;
+      };
+      crash_after_each_change(make, run, all_files(s), 30);
     }
   }
 }
@@ -583,13 +628,6 @@ TEST_CASE("a pending clean's deltacommit is rolled back and written again even a
 
 TEST_CASE("a pending clean's metadata deltacommit lakegc cannot write again as Hudi would is refused") {
   const InstantTime later_floor = *InstantTime::parse("20240104000000000");
-  SUBCASE("version 6: Hudi rolls it back with rollback command blocks") {
-    memory_storage s = make_table(6);
-    add_hudi_clean_deltacommit(s, 6, true);
-    const Status st = check_clean_update(s, props_of(s), data_timeline(State::inflight), "", later_floor).status();
-    CHECK(absl::IsFailedPrecondition(st));
-    CHECK(message_of(st).find("rollback command blocks") != std::string_view::npos);
-  }
   SUBCASE("version 6: a later metadata instant, behind which the clean's records would go") {
     memory_storage s = make_table(6);
     put(s, ".hoodie/metadata/.hoodie/20240102000000500.deltacommit.requested", "");
@@ -734,16 +772,103 @@ TEST_CASE("which failed writes' metadata deltacommits a rollback takes along, an
     REQUIRE_FALSE(reached.ok());
     CHECK(to_string(reached.status()).find("before its latest compaction 20240101000000500") != std::string::npos);
   }
-  SUBCASE("version 6: a completed one is refused (Hudi writes rollback blocks there)") {
+  SUBCASE("version 6: a completed one is rolled back too; a pending one is left to the metadata table") {
     memory_storage s = make_table(6);
+    auto reached = check_rollback_update(s, props_of(s), "", {kWrite, kClean});
+    REQUIRE_MESSAGE(reached.ok(), to_string(reached.status()));
+    CHECK(*reached == std::set<InstantTime>{kWrite});
+    put(s, ".hoodie/metadata/.hoodie/20240102000000000.deltacommit.requested", "");
+    auto pending = check_rollback_update(s, props_of(s), "", {kClean});
+    REQUIRE_MESSAGE(pending.ok(), to_string(pending.status()));
+    CHECK(pending->empty());
+  }
+  SUBCASE("version 6: refused when not after the latest compaction (validateRollbackVersionSix)") {
+    memory_storage s = make_table(6);
+    // A compaction instant with Hudi's "001" suffix on the deltacommit's time.
+    put(s, ".hoodie/metadata/.hoodie/20240101000000000001.compaction.requested", "");
+    put(s, ".hoodie/metadata/.hoodie/20240101000000000001.commit", "{}");
     auto reached = check_rollback_update(s, props_of(s), "", {kWrite});
     REQUIRE_FALSE(reached.ok());
-    CHECK(to_string(reached.status()).find("completed deltacommit 20240101000000000") != std::string::npos);
-    // A write that never reached it is fine: the rollback's own deltacommit follows.
-    auto other = check_rollback_update(s, props_of(s), "", {kClean});
-    REQUIRE_MESSAGE(other.ok(), to_string(other.status()));
-    CHECK(other->empty());
+    CHECK(to_string(reached.status()).find("not after its latest compaction 20240101000000000001") !=
+          std::string::npos);
   }
+}
+
+TEST_CASE("version 6: a failed write's completed metadata deltacommit gets rollback blocks after its logs") {
+  // HoodieBackedTableMetadataWriterTableVersionSix.update(rollback): the
+  // rollback's own deltacommit first, then the metadata table's write
+  // client rolls the failed write's deltacommit back at the rollback
+  // instant + "006": listing-based, the log it appended to slice kWrite is
+  // kept and a rollback command block follows it in the next log version.
+  const InstantTime failed = *InstantTime::parse("20240101120000000");
+  const InstantTime rollback = *InstantTime::parse("20240101130000000");
+  auto setup = [&] {
+    memory_storage s = make_table(6);
+    const partition_records added{
+        "files",
+        {{"p1", metadata_table::detail::metadata_record("p1", file_list_type, {{"d.parquet", {400, false}}})}},
+        {}};
+    auto wrote =
+        write_metadata_deltacommit(s, props_of(s), "", failed, std::span(&added, 1), "commit", [] { return kClock; });
+    REQUIRE_MESSAGE(wrote.ok(), to_string(wrote.status()));
+    REQUIRE(wrote->logs.size() == 1);
+    CHECK(wrote->logs[0].path == "files/.files-0000-0_20240101000000000.log.2_0-7-9");
+    return s;
+  };
+  RollbackMetadataRecord m;
+  m.start_rollback_time = rollback.str();
+  m.partition_metadata["p1"].partition_path = "p1";
+  m.partition_metadata["p1"].success_delete_files = {"/t/p1/d.parquet"};
+  memory_storage s = setup();
+  const TableProperties p = props_of(s);
+  auto run = [&](auto& storage) -> StatusOr<MetadataTableRollbackUpdate> {
+    LAKEGC_ASSIGN_OR_RETURN(std::set<InstantTime> reached, check_rollback_update(storage, p, "", {failed}));
+    if (reached != std::set<InstantTime>{failed}) {
+      // Only a rerun after the metadata table's rollback began finds it un-published.
+      const bool began = storage.read(".hoodie/metadata/.hoodie/20240101130000000006.rollback.requested").ok();
+      if (!began) return absl::InternalError("the failed write's deltacommit is not reached");
+    }
+    return roll_back_in_metadata_table(storage, p, "", failed, rollback, m, [] { return kClock; });
+  };
+  auto done = run(s);
+  REQUIRE_MESSAGE(done.ok(), to_string(done.status()));
+  CHECK(done->deltacommit == rollback);
+  REQUIRE(done->rollback.has_value());
+  CHECK(done->rollback->start_rollback_time == "20240101130000000006");
+  // The rollback's deltacommit has no records here (no rollback log files
+  // in the data table) and writes no log; the rollback block goes to log.3.
+  const std::string block_log = ".hoodie/metadata/files/.files-0000-0_20240101000000000.log.3_0-7-9";
+  auto bytes = s.read(block_log);
+  REQUIRE(bytes.ok());
+  auto blocks = log::read_blocks(*bytes, block_log);
+  REQUIRE(blocks.ok());
+  REQUIRE(blocks->size() == 1);
+  CHECK((*blocks)[0].type == log::block_type::command);
+  CHECK((*blocks)[0].get(log::header_key::target_instant_time) == std::optional<std::string_view>(failed.str()));
+  CHECK((*blocks)[0].instant_time() == "20240101130000000006");
+  CHECK(s.read(".hoodie/metadata/files/.files-0000-0_20240101000000000.log.2_0-7-9").ok());  // kept
+  CHECK_FALSE(s.read(".hoodie/metadata/.hoodie/20240101120000000.deltacommit").ok());
+  CHECK(s.read(".hoodie/metadata/.hoodie/20240101130000000.deltacommit").ok());
+  CHECK(s.read(".hoodie/metadata/.hoodie/20240101130000000006.rollback").ok());
+  CHECK_FALSE(s.read(".hoodie/metadata/.hoodie/.temp/20240101130000000006/files/"
+                     ".files-0000-0_20240101000000000.log.3_0-7-9.marker.APPEND")
+                  .ok());
+
+  // The block is what hides the failed blocks once the timeline no longer
+  // tells (the instant archived): scan the slice's logs taking every
+  // instant as valid, with and without it.
+  auto scan_all = [&](memory_storage& st, std::vector<std::string> logs) {
+    auto scan = scan_logs(st, std::span<const std::string>(logs), [](std::string_view) { return true; });
+    REQUIRE_MESSAGE(scan.ok(), to_string(scan.status()));
+    bool seen = false;
+    for (const auto& r : scan->records) seen |= r.instant == failed.str();
+    return seen;
+  };
+  const std::string dir = ".hoodie/metadata/files/.files-0000-0_20240101000000000.log.";
+  CHECK_FALSE(scan_all(s, {dir + "1_0-7-9", dir + "2_0-7-9", dir + "3_0-7-9"}));
+  CHECK(scan_all(s, {dir + "1_0-7-9", dir + "2_0-7-9"}));
+
+  crash_after_each_change(setup, run, all_files(s), 40);
 }
 
 }  // namespace lakegc::tests::metadata_clean_test

@@ -142,4 +142,29 @@ TEST_CASE("a log scan keeps valid blocks in order and skips failed, rolled-back 
   CHECK_FALSE(scan->records[1].record.has_value());
 }
 
+TEST_CASE("a rollback block drops the blocks of its target before it, not those written again after it") {
+  // Hudi's forward pass (BaseHoodieLogRecordReader.scanInternalV2) removes
+  // the target's blocks seen so far; a version-6 metadata table that rolls
+  // back a clean's deltacommit and writes it again puts the new block after
+  // the rollback block, and readers take it.
+  lakegc::memory_storage storage;
+  const std::vector<datum> old_try = {files_record("p", {{"old.parquet", 1, false}})};
+  const std::vector<datum> new_try = {files_record("p", {{"new.parquet", 2, false}})};
+  const std::string log1 = bytes_of(log::make_avro_data_block(kMetadataRecordSchema, old_try, "300"));
+  const std::string log2 = bytes_of(lakegc::StatusOr<log::log_block>(log::make_rollback_block("400", "300")));
+  const std::string log3 = bytes_of(log::make_avro_data_block(kMetadataRecordSchema, new_try, "300"));
+  REQUIRE(storage.write_if_absent("files/.f_1.log.1_0-0-0", log1).ok());
+  REQUIRE(storage.write_if_absent("files/.f_1.log.2_0-0-0", log2).ok());
+  REQUIRE(storage.write_if_absent("files/.f_1.log.3_0-0-0", log3).ok());
+  const std::vector<std::string> logs = {"files/.f_1.log.1_0-0-0", "files/.f_1.log.2_0-0-0", "files/.f_1.log.3_0-0-0"};
+  const auto scan = scan_logs(storage, std::span<const std::string>(logs), [](std::string_view) { return true; });
+  HUDI_REQUIRE_OK(scan);
+  CHECK(scan->rolled_back_blocks == 1);
+  REQUIRE(scan->records.size() == 1);
+  REQUIRE(scan->records[0].record.has_value());
+  const auto kept = decode_files_record(*scan->records[0].record, "r");
+  HUDI_REQUIRE_OK(kept);
+  CHECK(*kept == listing({{"new.parquet", {2, false}}}));
+}
+
 }  // namespace lakegc::tests::metadata_files_test

@@ -17,9 +17,10 @@
 // partition Hudi writes clean records to that lakegc does not (an
 // expression index), an index partition still being built, column
 // statistics whose columns lakegc cannot tell (index_columns.hpp), in a
-// version-6 metadata table a pending clean's deltacommit Hudi wrote (its
-// rollback writes command blocks) or a metadata instant after a pending
-// clean, any other pending metadata instant except a deltacommit of a data
+// version-6 metadata table a pending clean's deltacommit Hudi wrote that did
+// not complete (the rollback's command blocks go after the logs a completed
+// one names) or a metadata instant after a pending clean, any other pending
+// metadata instant except a deltacommit of a data
 // write still in flight or a rollback of a pending clean's deltacommit, any
 // metadata instant after the new clean, and a `files` partition that does
 // not read.
@@ -110,7 +111,7 @@ template <Storage S>
   // deltacommit is written again.
   std::set<InstantTime> resumed;
   for (const Instant* r : timeline.pending()) {
-    if (r->action != Action::rollback || mdt_version < 8) continue;
+    if (r->action != Action::rollback) continue;
     const std::string rel = fmt::format("{}/{}.rollback.requested", j->properties().timeline_dir, r->requested);
     auto bytes = mdt.read(rel);
     if (!bytes.ok()) return cannot_read(annotate(bytes.status(), j->display(rel)));
@@ -153,15 +154,20 @@ template <Storage S>
     // of the same records lands in the latest slice. One whose log files the
     // metadata table's cleaner removed since is left completed: its records
     // are all in the base file, the state Hudi's rewrite reaches as well.
-    if (timeline.find(c->requested) == nullptr) continue;
+    const Instant* dc = timeline.find(c->requested);
+    if (dc == nullptr) continue;
     for (const auto& f : *logs) {
       if (!detail::has_block_of(f, c->requested.str()) || detail::written_by_lakegc(f, c->requested.str())) continue;
-      if (mdt_version < 8) {
+      // Version 6 keeps a rolled-back try's log behind its rollback block.
+      if (mdt_version < 8 && detail::rolled_back_later(*logs, f, c->requested.str())) continue;
+      if (mdt_version < 8 && !dc->is_completed() && !inputs.roll_back_first.contains(c->requested)) {
+        // Hudi's version-6 listing rollback names the logs to put rollback
+        // blocks after from the deltacommit's completed metadata only.
         return detail::refused(
-            fmt::format("the metadata table (table version {}) has a deltacommit for pending clean {} that lakegc "
-                        "did not write ({}): Hudi rolls it back there with rollback command blocks, which lakegc "
-                        "does not write; finish that clean with Hudi",
-                        mdt_version, c->requested, f.name));
+            fmt::format("the metadata table (table version {}) has a {} deltacommit for pending clean {} that "
+                        "lakegc did not write ({}): a version-6 rollback of it needs the logs a completed one "
+                        "names; finish that clean with Hudi",
+                        mdt_version, to_string(dc->state), c->requested, f.name));
       }
       inputs.roll_back_first.insert(c->requested);
       break;

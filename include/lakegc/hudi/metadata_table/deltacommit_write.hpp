@@ -62,10 +62,12 @@
 #include "lakegc/core/load_view.hpp"
 #include "lakegc/core/status.hpp"
 #include "lakegc/core/timeline.hpp"
+#include "lakegc/hudi/in_flight.hpp"
 #include "lakegc/hudi/journal.hpp"
 #include "lakegc/hudi/log/read_blocks.hpp"
 #include "lakegc/hudi/metadata_table/deltacommit_metadata.hpp"
 #include "lakegc/hudi/metadata_table/files_record.hpp"
+#include "lakegc/hudi/remove_tree.hpp"
 #include "lakegc/hudi/metadata_table/index_keys.hpp"
 #include "lakegc/hudi/metadata_table/log_records.hpp"
 #include "lakegc/hudi/subfolder_storage.hpp"
@@ -132,6 +134,32 @@ template <Storage S>
 inline bool has_block_of(const partition_log& f, std::string_view instant) {
   return std::any_of(f.blocks.begin(), f.blocks.end(),
                      [&](const log::log_block& b) { return !b.is_corrupt() && b.instant_time() == instant; });
+}
+
+/// Whether the blocks of `instant` in `f` are rolled back: a rollback
+/// command block targeting it follows them, later in `f` or in a later log
+/// of the same slice among `logs` (table version 6, where a metadata
+/// deltacommit rolled back and written again leaves its old blocks behind a
+/// rollback block; the log scan reads only what follows that block).
+inline bool rolled_back_later(std::span<const partition_log> logs, const partition_log& f, std::string_view instant) {
+  auto targets = [&](const log::log_block& b) {
+    return b.type == log::block_type::command && b.get(log::header_key::target_instant_time) == instant;
+  };
+  std::size_t last_of_instant = 0;
+  for (std::size_t k = 0; k < f.blocks.size(); ++k) {
+    if (f.blocks[k].instant_time() == instant && f.blocks[k].type != log::block_type::command) last_of_instant = k;
+  }
+  for (std::size_t k = last_of_instant + 1; k < f.blocks.size(); ++k) {
+    if (targets(f.blocks[k])) return true;
+  }
+  for (const partition_log& g : logs) {
+    if (g.parsed.file_id != f.parsed.file_id || g.parsed.instant != f.parsed.instant ||
+        g.parsed.version_number() <= f.parsed.version_number()) {
+      continue;
+    }
+    if (std::any_of(g.blocks.begin(), g.blocks.end(), targets)) return true;
+  }
+  return false;
 }
 
 /// A `files` log file lakegc wrote for `instant`: every block is of that
@@ -289,6 +317,17 @@ template <Storage S>
           fmt::format("{}: the metadata table has a later instant, {} {}", where, to_string(i.action), i.requested));
     }
   }
+  if (mp.version < 8) {
+    // A version-6 rollback in the metadata table writes rollback blocks
+    // under APPEND markers and removes them once complete; a crash in
+    // between leaves them, and the metadata table's next write removes
+    // them (they name no data, only the finished rollback's own logs).
+    for (const Instant& i : md.timeline.instants()) {
+      if (i.action != Action::rollback || !i.is_completed()) continue;
+      auto removed = remove_tree(mdt, j.location(), fmt::format("{}/{}", kMarkerDir, i.requested));
+      if (!removed.ok()) return annotate(removed.status(), where);
+    }
+  }
   const Instant* existing = md.timeline.find(t);
   if (existing != nullptr && existing->action != Action::deltacommit) {
     return absl::FailedPreconditionError(
@@ -333,6 +372,7 @@ template <Storage S>
       const detail::partition_log* mine = nullptr;
       for (const auto& f : logs) {
         if (f.parsed.file_id != slice.file_id || !detail::has_block_of(f, t.str())) continue;
+        if (props.version < 8 && detail::rolled_back_later(logs, f, t.str())) continue;  // an earlier try
         if (f.bytes != bytes || mine != nullptr) {
           return absl::FailedPreconditionError(fmt::format(
               "{}: {}/{}/{} holds blocks of this instant that are not this clean's records as lakegc writes them",

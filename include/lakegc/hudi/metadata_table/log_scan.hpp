@@ -8,8 +8,11 @@
 //    instant the metadata table completed and the data table does not still
 //    have pending; see files_partition.hpp) is skipped: it belongs to a
 //    write that failed or is still running;
-//  * a ROLLBACK command block drops every block of its TARGET_INSTANT_TIME,
-//    in any of the slice's log files;
+//  * a ROLLBACK command block drops the blocks of its TARGET_INSTANT_TIME
+//    that come before it, in any of the slice's log files (in log order);
+//    blocks of that instant after it count again, as in Hudi's forward
+//    pass (scanInternalV2): a version-6 metadata table writes a deltacommit
+//    again after rolling it back (a clean finished or repaired);
 //  * a block of a log compaction (COMPACTED_BLOCK_TIMES header) replaces
 //    the blocks of the instants it lists;
 //  * a corrupt block is skipped and counted, as Hudi skips it (a caller that
@@ -21,6 +24,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <set>
 #include <span>
@@ -127,13 +131,15 @@ template <Storage S, class Valid>
   }
   out.blocks_read = blocks.size();
 
-  // First pass: rollback targets and instants replaced by log compaction.
-  std::set<std::string, std::less<>> rolled_back;
+  // First pass: each rollback target's last rollback block, and instants
+  // replaced by log compaction.
+  std::map<std::string, std::size_t, std::less<>> last_rollback;
   std::set<std::string, std::less<>> compacted;
-  for (const auto& lb : blocks) {
+  for (std::size_t k = 0; k < blocks.size(); ++k) {
+    const auto& lb = blocks[k];
     if (lb.block.type == log::block_type::command) {
       LAKEGC_ASSIGN_OR_RETURN(log::command c, log::decode_command(lb.block, lb.file));
-      rolled_back.insert(c.target_instant_time);
+      last_rollback[c.target_instant_time] = k;
     } else if (detail::is_data_or_delete(lb.block.type) && valid(lb.block.instant_time())) {
       if (const auto times = lb.block.get(log::header_key::compacted_block_times)) {
         for (absl::string_view t : absl::StrSplit(lakegc::detail::to_absl(*times), ',', absl::SkipEmpty())) {
@@ -143,7 +149,8 @@ template <Storage S, class Valid>
     }
   }
 
-  for (const auto& lb : blocks) {
+  for (std::size_t k = 0; k < blocks.size(); ++k) {
+    const auto& lb = blocks[k];
     const log::log_block& b = lb.block;
     const auto skip = [&](std::size_t& counter, std::string_view why) {
       ++counter;
@@ -159,7 +166,7 @@ template <Storage S, class Valid>
       skip(out.invalid_instant_blocks, fmt::format("instant {} is not a completed write", instant));
       continue;
     }
-    if (rolled_back.contains(instant)) {
+    if (const auto r = last_rollback.find(instant); r != last_rollback.end() && k < r->second) {
       skip(out.rolled_back_blocks, fmt::format("instant {} was rolled back", instant));
       continue;
     }

@@ -21,16 +21,19 @@
 //   `files` records add the log files the rollback wrote (rollback command
 //   blocks) and the failed write's log files it kept
 //   (convertMetadataToRollbackRecords); deleted files are not recorded (a
-//   failed write's files were never listed). A completed metadata
-//   deltacommit of the failed write would then be rolled back there with
-//   rollback command blocks, which lakegc does not write: refused.
+//   failed write's files were never listed). Then, if the metadata table
+//   has a *completed* deltacommit of the failed write, its write client
+//   rolls that back at the rollback instant + "006" (listing-based, version
+//   6: every log of an earlier slice the deltacommit appended to gets a
+//   rollback command block; rollback_service.hpp). A pending one is left
+//   to the metadata table's own next write, as Hudi leaves it.
 //
 // check_rollback_update runs before any change and refuses where Hudi
 // would throw or lakegc cannot follow: an unreadable metadata table; a
 // completed deltacommit that completed before the metadata table's latest
-// compaction (validateRollback: its records are in base files now); a
-// completed one in a version-6 metadata table; a version-6 metadata table
-// without a `files` partition.
+// compaction (validateRollback, and in version 6 validateRollbackVersionSix
+// comparing instant times: its records are in base files now); a version-6
+// metadata table without a `files` partition.
 #pragma once
 
 #include <algorithm>
@@ -79,6 +82,31 @@ namespace lakegc::hudi::metadata_table {
   return Status();
 }
 
+/// Hudi's validateRollbackVersionSix for the metadata table's completed
+/// deltacommit `dc` on its timeline `timeline`: refused when its instant
+/// time is not after the latest completed compaction's (instant times
+/// compared as text, suffixes included, as Hudi's compareTimestamps does).
+[[nodiscard]] inline Status check_not_compacted_v6(const Timeline& timeline, const Instant& dc, std::string_view what) {
+  const Instant* compaction = nullptr;
+  for (const Instant& i : timeline.instants()) {
+    if (i.action == Action::commit && i.is_completed()) compaction = &i;
+  }
+  if (compaction != nullptr && dc.requested.str() <= compaction->requested.str()) {
+    return absl::FailedPreconditionError(fmt::format(
+        "the metadata table's deltacommit {} {} is not after its latest compaction {}: Hudi refuses that rollback "
+        "too (\"Commit being rolled back {} is earlier than the latest compaction\"); restore the table instead",
+        dc.requested, what, compaction->requested, dc.requested));
+  }
+  return Status();
+}
+
+/// The instant at which a version-6 metadata table rolls back its
+/// deltacommit of a data-table write rolled back at `rollback`
+/// (createRollbackTimestamp: the rollback instant with suffix "006").
+[[nodiscard]] inline StatusOr<InstantTime> metadata_rollback_instant_v6(const InstantTime& rollback) {
+  return InstantTime::parse(rollback.str() + "006");
+}
+
 /// The failed writes among `failed` (data-table instants) whose
 /// deltacommit in the metadata table under `base_path` their rollback rolls
 /// back too, when every one can be kept in step as Hudi does
@@ -118,10 +146,9 @@ template <Storage S>
       // completed instant); a pending one is the metadata table's own
       // failed write, which its next write rolls back.
       if (!dc->is_completed()) continue;
-      return refused(fmt::format(
-          "the metadata table (table version {}) has a completed deltacommit {} of the failed write: Hudi rolls it "
-          "back there with rollback command blocks, which lakegc does not write",
-          j->properties().version, t));
+      LAKEGC_RETURN_IF_ERROR(check_not_compacted_v6(*timeline, *dc, "of the failed write"));
+      reached.insert(t);
+      continue;
     }
     LAKEGC_RETURN_IF_ERROR(check_not_compacted(*timeline, *dc, "of the failed write"));
     reached.insert(t);
@@ -155,9 +182,10 @@ inline partition_records rollback_files_records(const RollbackMetadataRecord& m)
 
 /// Rolls back the metadata table's deltacommit at `t` (in whatever state)
 /// with rollback instant `rollback`, as the metadata table's own write client
-/// does (table version 8 and later): listing-based, a completed deltacommit
-/// un-published first, a pending rollback of `t` finished from its own plan
-/// instead. `storage` is rooted at the data table named `base_path`; the
+/// does: listing-based, a completed deltacommit un-published first, a
+/// pending rollback of `t` finished from its own plan instead; in table
+/// version 6 only a completed deltacommit (rollback blocks after the logs
+/// its metadata names). `storage` is rooted at the data table named `base_path`; the
 /// caller holds the data table's lock. nullopt when the metadata table has
 /// neither.
 template <Storage S>
@@ -190,6 +218,24 @@ template <Storage S>
                                                                              records, "rollback", now_ms));
     out.deltacommit = rollback;
     for (const written_log& l : done.logs) out.deltacommit_logs.push_back(l.path);
+    // Then the failed write's completed deltacommit, if it reached the
+    // metadata table; a rerun finds it un-published and the metadata
+    // table's rollback pending at the same instant, and resumes that.
+    LAKEGC_ASSIGN_OR_RETURN(const InstantTime mdt_rollback, metadata_rollback_instant_v6(rollback));
+    subfolder_storage<S> mdt(storage, std::string(folder));
+    LAKEGC_ASSIGN_OR_RETURN(auto j,
+                            (hudi::journal<subfolder_storage<S>>::open(mdt, fmt::format("{}/{}", base_path, folder))));
+    LAKEGC_ASSIGN_OR_RETURN(Timeline timeline, j.load_timeline());
+    const Instant* resumable = timeline.find(mdt_rollback);
+    bool completed_dc = false;
+    for (const Instant& i : timeline.instants()) {
+      completed_dc |= i.requested == failed && i.action == Action::deltacommit && i.is_completed();
+    }
+    if (completed_dc || (resumable != nullptr && resumable->action == Action::rollback && resumable->is_pending())) {
+      LAKEGC_ASSIGN_OR_RETURN(std::optional<RolledBack> rolled,
+                              roll_back_metadata_deltacommit(storage, base_path, failed, mdt_rollback, now_ms));
+      if (rolled) out.rollback = std::move(rolled->metadata);
+    }
     return out;
   }
   LAKEGC_ASSIGN_OR_RETURN(std::optional<RolledBack> done,
