@@ -150,13 +150,14 @@ Refused (exit 1, nothing deleted, the reason named): a metadata-table
 partition Hudi updates on clean that lakegc does not (expression indexes),
 a pending metadata-table instant lakegc cannot continue, a files partition
 it cannot read, a pending or 0-byte clean whose deltacommit Hudi wrote into a
-table-version-6 metadata table, a bootstrap table, a table version above 9,
-a lock it cannot take.
+table-version-6 metadata table that has later instants or where that
+deltacommit did not complete, a bootstrap table, a table version above 9, a
+lock it cannot take.
 
 A pending clean whose metadata deltacommit Hudi already wrote (a clean that
 crashed after that step, or a 0-byte completed clean repaired) has that
 deltacommit rolled back in the metadata table and written again, as Hudi's
-metadata writer does.
+metadata writer does (table version 6: a rollback command block after it).
 
 options:
   --execute               carry the clean out (default: print the plan)
@@ -198,12 +199,6 @@ template <class S, class J, class P, class Refuse>
                       "{}; nothing was changed (run Hudi's cleaner)",
                       found.emptied.front(), reason));
     };
-    if (journal.properties().version < 8) {
-      return why(
-          fmt::format("its deltacommit in the metadata table (table version {}) Hudi rolls back with "
-                      "rollback command blocks, which lakegc does not write",
-                      journal.properties().version));
-    }
     LAKEGC_ASSIGN_OR_RETURN(Timeline repaired, hudi::as_repaired(md.timeline, found));
     auto inputs = hudi::metadata_table::check_clean_update(storage, journal.properties(), repaired, base_path,
                                                            allocate_instant(md, now), writer_config);

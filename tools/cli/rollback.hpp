@@ -55,7 +55,9 @@ data table's rollback completes: in table versions 8 and 9 a failed write that
 got as far as its metadata-table deltacommit has that deltacommit rolled back
 there too (the same rollback instant, listing-based), and one that never
 reached it (the usual failed write) leaves it as it is; in table version 6
-every rollback writes a metadata deltacommit listing its rollback log files.
+every rollback writes a metadata deltacommit listing its rollback log files,
+then rolls back a completed metadata deltacommit of the failed write at the
+rollback instant + "006" (rollback command blocks after its logs).
 
 Table version 6: a log file of an earlier slice that a failed deltacommit
 appended to is kept (it holds committed blocks too), and its file group gets a
@@ -63,8 +65,7 @@ new log file holding a rollback command block, as Hudi's rollback writes.
 
 Refused (exit 1, nothing changed, the reason named): a metadata-table
 deltacommit of a failed write that completed before the metadata table's latest
-compaction (Hudi refuses it too), a completed one in a table-version-6 metadata
-table, an unreadable metadata table, EAGER rollback of
+compaction (Hudi refuses it too), an unreadable metadata table, EAGER rollback of
 a write with completed commits after it and no heartbeat file (Hudi refuses it
 too), a bootstrap table, a table version above 9, a lock it cannot take.
 
