@@ -22,6 +22,10 @@
 //   after the plan is requested), TARGET_INSTANT_TIME the failed instant,
 //   COMMAND_BLOCK_TYPE 0 (log/command_block.hpp).
 //
+// A crash after the rollback completed but before its markers went leaves
+// them; the next rollback run (or, in a metadata table, its next write)
+// removes them (remove_completed_rollback_markers).
+//
 // One difference, for crash safety: a rerun of a rollback that already
 // wrote the file (its own APPEND marker names it, and it holds exactly a
 // rollback block of the failed instant) reuses it, so a resumed rollback ends as an uninterrupted one; Hudi 1.2.0 would
@@ -40,10 +44,12 @@
 #include "lakegc/core/instant_time.hpp"
 #include "lakegc/core/status.hpp"
 #include "lakegc/core/table_metadata.hpp"
+#include "lakegc/core/timeline.hpp"
 #include "lakegc/hudi/in_flight.hpp"
 #include "lakegc/hudi/log/command_block.hpp"
 #include "lakegc/hudi/log/read_blocks.hpp"
 #include "lakegc/hudi/log/write_block.hpp"
+#include "lakegc/hudi/remove_tree.hpp"
 #include "lakegc/storage/path.hpp"
 #include "lakegc/storage/storage.hpp"
 
@@ -144,6 +150,20 @@ template <Storage S>
     next.version = fmt::format("{}", next.version_number() + 1);
   }
   return absl::AbortedError(fmt::format("{}: 100 log versions after {} exist", what, format_file_name(next)));
+}
+
+/// Removes the APPEND markers of completed rollbacks on `timeline`
+/// (`.hoodie/.temp/<r>/`, written before each rollback block and removed
+/// once the rollback completes): a crash between those two steps leaves
+/// them, and no later step of that rollback would look at them. They name
+/// only the finished rollback's own log files.
+template <Storage S>
+[[nodiscard]] Status remove_completed_rollback_markers(S& st, const TableLocation& where, const Timeline& timeline) {
+  for (const Instant& i : timeline.instants()) {
+    if (i.action != Action::rollback || !i.is_completed()) continue;
+    LAKEGC_RETURN_IF_ERROR(remove_tree(st, where, fmt::format("{}/{}", kMarkerDir, i.requested)).status());
+  }
+  return Status();
 }
 
 }  // namespace lakegc::hudi

@@ -216,6 +216,11 @@ class rollback_service {
     LAKEGC_ASSIGN_OR_RETURN(TableMetadata md, j_->load());
     LAKEGC_RETURN_IF_ERROR(fill(md, r));
     if (r.refusal) return r;
+    if (j_->properties().version < 8) {
+      // Markers of version-6 rollback blocks a crash left after their
+      // rollback completed.
+      LAKEGC_RETURN_IF_ERROR(remove_completed_rollback_markers(j_->storage(), j_->location(), md.timeline));
+    }
     for (const auto& [t, plan] : r.pending) {
       LAKEGC_ASSIGN_OR_RETURN(RolledBack done, run_one(t, plan, /*resumed=*/true));
       r.done.push_back(std::move(done));

@@ -385,6 +385,9 @@ TEST_CASE("table version 6 MOR: a log file of an earlier slice gets a rollback b
     const tool_result resumed = run_tool(args(c2.root, {"--execute", "--no-concurrent-writers"}));
     REQUIRE_MESSAGE(resumed.code == 0, resumed.err);
     CHECK(data_files(c2.root) == expected);
+    // Its markers too, even after a crash between its completion and their
+    // removal (the next run removes those of completed rollbacks).
+    CHECK(!fs::exists(c2.root / ".hoodie" / ".temp" / ours));
   }
   CHECK(crashes >= 8);
 }

@@ -62,12 +62,11 @@
 #include "lakegc/core/load_view.hpp"
 #include "lakegc/core/status.hpp"
 #include "lakegc/core/timeline.hpp"
-#include "lakegc/hudi/in_flight.hpp"
 #include "lakegc/hudi/journal.hpp"
 #include "lakegc/hudi/log/read_blocks.hpp"
 #include "lakegc/hudi/metadata_table/deltacommit_metadata.hpp"
 #include "lakegc/hudi/metadata_table/files_record.hpp"
-#include "lakegc/hudi/remove_tree.hpp"
+#include "lakegc/hudi/rollback_log_block.hpp"
 #include "lakegc/hudi/metadata_table/index_keys.hpp"
 #include "lakegc/hudi/metadata_table/log_records.hpp"
 #include "lakegc/hudi/subfolder_storage.hpp"
@@ -319,14 +318,8 @@ template <Storage S>
   }
   if (mp.version < 8) {
     // A version-6 rollback in the metadata table writes rollback blocks
-    // under APPEND markers and removes them once complete; a crash in
-    // between leaves them, and the metadata table's next write removes
-    // them (they name no data, only the finished rollback's own logs).
-    for (const Instant& i : md.timeline.instants()) {
-      if (i.action != Action::rollback || !i.is_completed()) continue;
-      auto removed = remove_tree(mdt, j.location(), fmt::format("{}/{}", kMarkerDir, i.requested));
-      if (!removed.ok()) return annotate(removed.status(), where);
-    }
+    // under APPEND markers; the ones a crash left go with its next write.
+    LAKEGC_RETURN_IF_ERROR(annotate(remove_completed_rollback_markers(mdt, j.location(), md.timeline), where));
   }
   const Instant* existing = md.timeline.find(t);
   if (existing != nullptr && existing->action != Action::deltacommit) {
