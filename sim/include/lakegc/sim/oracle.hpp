@@ -167,6 +167,10 @@ class Oracle {
     }
     return &it->second;
   }
+  /// A view of the shadow under `md` (what load_view(shadow(), md) gives,
+  /// up to the order of the view's files), from the kept builder.
+  [[nodiscard]] StatusOr<TableView> shadow_view(const TableMetadata& md) { return shadow_view_.view(md, md.timeline); }
+
   /// Tests: every cache hit is resolved again from a fresh listing and
   /// compared (an error if the cached snapshot differs), which checks
   /// may_change_snapshots; so is every snapshot resolved from the kept
