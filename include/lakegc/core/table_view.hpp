@@ -313,8 +313,8 @@ class TableViewBuilder {
   /// Forgets what the metadata calls (add_pending_compaction, add_replaced,
   /// add_savepointed_file, add_pending_write_file, add_archived_completion,
   /// add_committed_file) added: the builder is then as if only add_partition
-  /// and add_file had been called, partitions and file groups that only
-  /// metadata named included. A caller that keeps the listing part across
+  /// and add_file had been called (partitions and file groups that only
+  /// metadata named are dropped). A caller that keeps the listing part across
   /// table states (the simulator's oracle) adds the next state's metadata
   /// to it and builds with build(const Timeline&).
   void clear_metadata() {
