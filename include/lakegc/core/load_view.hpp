@@ -25,6 +25,24 @@ inline bool is_partition_metadata_file(std::string_view name) {
   return name.substr(0, kPartitionMetadataFile.size()) == kPartitionMetadataFile;
 }
 
+/// The directory a table listing skips: the timeline and everything Hudi
+/// keeps beside it (markers, the metadata table), not data.
+inline bool is_timeline_dir(std::string_view dir) { return dir == ".hoodie"; }
+
+/// Feeds the builder one listed file (its path relative to the table
+/// root): a partition's metadata file declares its directory a partition,
+/// anything else is offered as a data file.
+inline void add_listed_file(TableViewBuilder& b, std::string_view path, std::uint64_t size) {
+  const auto slash = path.rfind('/');
+  const std::string_view dir = slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
+  const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  if (is_partition_metadata_file(name)) {
+    b.add_partition(dir);
+  } else {
+    b.add_file(dir, name, size);
+  }
+}
+
 /// Feeds the builder everything the metadata knows: replaced groups of
 /// completed replacecommits, pending compaction operations, savepointed
 /// files, the files commit metadata names, the completion times of
@@ -71,21 +89,10 @@ template <Storage S>
   TableViewBuilder b(timeline, md.layout);
   b.require_declared_partitions();
   ListOptions opts;
-  opts.skip_dir = [](std::string_view dir) { return dir == ".hoodie"; };
+  opts.skip_dir = is_timeline_dir;
   opts.attributes = sizes == FileSizes::from_listing;
   Status st = storage.list(
-      "",
-      [&](const FileEntry& e) {
-        const auto slash = e.path.rfind('/');
-        const std::string_view dir = slash == std::string_view::npos ? std::string_view() : e.path.substr(0, slash);
-        const std::string_view name = slash == std::string_view::npos ? e.path : e.path.substr(slash + 1);
-        if (is_partition_metadata_file(name)) {
-          b.add_partition(dir);
-        } else {
-          b.add_file(dir, name, e.size);
-        }
-      },
-      opts);
+      "", [&](const FileEntry& e) { add_listed_file(b, e.path, e.size); }, opts);
   if (!st.ok()) return annotate(st, "listing the table");
   add_metadata(b, md);
   return std::move(b).build();

@@ -27,6 +27,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <absl/container/flat_hash_map.h>
@@ -234,7 +235,11 @@ class TableViewBuilder {
 
   /// Declares a partition (a directory with `.hoodie_partition_metadata`),
   /// so it exists even with no data files.
-  void add_partition(std::string_view path) { parts_[partition_index(path)].declared = true; }
+  void add_partition(std::string_view path) {
+    PartBuild& pb = parts_[partition_index(path)];
+    pb.declared = true;
+    pb.listed = true;
+  }
 
   /// With this set, files in directories never declared with
   /// add_partition() are skipped at build(): only directories holding a
@@ -245,6 +250,7 @@ class TableViewBuilder {
   /// data file.
   bool add_file(std::string_view partition, std::string_view name, std::uint64_t size) {
     const std::uint32_t p = partition_index(partition);
+    parts_[p].listed = true;
     const auto parsed = name.size() <= kMaxNameLength ? scan_data_file_name(name) : std::nullopt;
     if (!parsed) {
       ++skipped_;
@@ -304,19 +310,76 @@ class TableViewBuilder {
 
   std::size_t skipped_files() const noexcept { return skipped_; }
 
-  TableView build() && {
+  /// Forgets what the metadata calls (add_pending_compaction, add_replaced,
+  /// add_savepointed_file, add_pending_write_file, add_archived_completion,
+  /// add_committed_file) added: the builder is then as if only add_partition
+  /// and add_file had been called (partitions and file groups that only
+  /// metadata named are dropped). A caller that keeps the listing part across
+  /// table states (the simulator's oracle) adds the next state's metadata
+  /// to it and builds with build(const Timeline&).
+  void clear_metadata() {
+    const std::size_t part_count = parts_.size();
+    std::erase_if(parts_, [](const PartBuild& pb) { return !pb.listed; });
+    if (parts_.size() != part_count) {
+      part_index_.clear();
+      for (std::uint32_t i = 0; i < parts_.size(); ++i) part_index_.emplace(parts_[i].path, i);
+    }
+    for (PartBuild& pb : parts_) {
+      pb.last_replace.reset();
+      const std::size_t group_count = pb.groups.size();
+      std::erase_if(pb.groups, [](const GroupBuild& g) { return g.bases.empty() && g.logs.empty(); });
+      if (pb.groups.size() != group_count) {
+        pb.index.clear();
+        for (std::uint32_t i = 0; i < pb.groups.size(); ++i) pb.index.emplace(pb.groups[i].id, i);
+      }
+      for (GroupBuild& g : pb.groups) {
+        g.pending.clear();
+        g.replaced_by.reset();
+      }
+    }
+    savepointed_.clear();
+    committed_names_to_index_.clear();
+    committed_names_.clear();
+    pending_write_files_.clear();
+    archived_completions_.clear();
+  }
+
+  /// Builds the view and consumes the builder: the names and files move
+  /// into the view and each partition's build state is freed as soon as it
+  /// is emitted, so the planners' peak memory is the view's, not twice it.
+  TableView build() && { return build_view(*this, *timeline_); }
+
+  /// Builds the view against `timeline` and leaves the builder as it was,
+  /// so more files can be added and it can be built again. Copies the
+  /// names and files: for builders kept across many builds (the
+  /// simulator's oracle), where the listing costs more than the copy.
+  /// The same view as build() && from the same calls.
+  TableView build(const Timeline& timeline) const { return build_view(*this, timeline); }
+
+ private:
+  // The body of both builds. `Self` is TableViewBuilder (consumed) or
+  // const TableViewBuilder (left as it was).
+  template <typename Self>
+  static TableView build_view(Self& self, const Timeline& timeline) {
+    constexpr bool kConsume = !std::is_const_v<Self>;
     TableView v;
-    v.layout_ = layout_;
-    v.arena_ = std::move(arena_);
-    v.files_ = std::move(files_);
-    v.savepointed_ = std::move(savepointed_);
+    v.layout_ = self.layout_;
+    if constexpr (kConsume) {
+      v.arena_ = std::move(self.arena_);
+      v.files_ = std::move(self.files_);
+      v.savepointed_ = std::move(self.savepointed_);
+    } else {
+      v.arena_ = self.arena_;
+      v.files_ = self.files_;
+      v.savepointed_ = self.savepointed_;
+    }
     if (!v.savepointed_.empty()) {
       for (FileRecord& r : v.files_) r.savepointed = v.savepointed_.contains(detail::to_absl(v.arena_view(r))) ? 1 : 0;
     }
-    if (!pending_write_files_.empty()) {
-      for (const PartBuild& pb : parts_) {
-        const auto names = pending_write_files_.find(pb.path);
-        if (names == pending_write_files_.end()) continue;
+    if (!self.pending_write_files_.empty()) {
+      for (const PartBuild& pb : self.parts_) {
+        const auto names = self.pending_write_files_.find(pb.path);
+        if (names == self.pending_write_files_.end()) continue;
         for (const GroupBuild& g : pb.groups) {
           auto mark = [&](std::uint32_t file) {
             if (names->second.contains(detail::to_absl(v.arena_view(v.files_[file])))) v.files_[file].pending_write = 1;
@@ -328,15 +391,17 @@ class TableViewBuilder {
     }
 
     // Partitions in path order; groups in file-id order within each.
-    std::vector<std::uint32_t> part_order(parts_.size());
+    std::vector<std::uint32_t> part_order(self.parts_.size());
     for (std::uint32_t i = 0; i < part_order.size(); ++i) part_order[i] = i;
     std::sort(part_order.begin(), part_order.end(),
-              [&](std::uint32_t a, std::uint32_t b) { return parts_[a].path < parts_[b].path; });
+              [&](std::uint32_t a, std::uint32_t b) { return self.parts_[a].path < self.parts_[b].path; });
 
     for (std::uint32_t new_p = 0; new_p < part_order.size(); ++new_p) {  // NOLINT(modernize-loop-convert)
-      PartBuild& pb = parts_[part_order[new_p]];
-      if (require_declared_ && !pb.declared) {
-        for (const auto& g : pb.groups) skipped_ += g.bases.size() + g.logs.size();
+      auto& pb = self.parts_[part_order[new_p]];
+      if (self.require_declared_ && !pb.declared) {
+        if constexpr (kConsume) {
+          for (const auto& g : pb.groups) self.skipped_ += g.bases.size() + g.logs.size();
+        }
         continue;
       }
       const auto out_index = static_cast<std::uint32_t>(v.partitions_.size());
@@ -344,19 +409,21 @@ class TableViewBuilder {
       out.path = pb.path;
       out.first_group = static_cast<std::uint32_t>(v.groups_.size());
       out.last_replace = pb.last_replace;
-      std::vector<GroupBuild*> gs;
+      std::vector<decltype(&pb.groups.front())> gs;
       gs.reserve(pb.groups.size());
       for (auto& g : pb.groups) gs.push_back(&g);
       std::sort(gs.begin(), gs.end(), [](const GroupBuild* a, const GroupBuild* b) { return a->id < b->id; });
-      for (GroupBuild* g : gs) {
-        if (emit_group(v, out_index, *g) && !g->replaced_by) out.raw_has_unreplaced_files = true;
+      for (auto* g : gs) {
+        if (self.emit_group(v, out_index, timeline, *g) && !g->replaced_by) out.raw_has_unreplaced_files = true;
       }
       out.group_count = static_cast<std::uint32_t>(v.groups_.size()) - out.first_group;
       v.partitions_.push_back(std::move(out));
-      // The partition's build state is no longer needed: freed now, so the
-      // view's arrays grow into it instead of beside it.
-      pb.groups = {};
-      pb.index = {};
+      if constexpr (kConsume) {
+        // The partition's build state is no longer needed: freed now, so the
+        // view's arrays grow into it instead of beside it.
+        pb.groups = {};
+        pb.index = {};
+      }
     }
     // The view lives as long as a plan takes, the builder's growth slack
     // does not: push_back doubling left up to half of each array unused.
@@ -373,7 +440,6 @@ class TableViewBuilder {
     return v;
   }
 
- private:
   // Per listed file while building: 24 and 32 bytes. The write token that
   // orders two logs of one instant and version is read back from the name
   // in the arena (a tie is rare), not kept as a string per file.
@@ -403,13 +469,14 @@ class TableViewBuilder {
     absl::flat_hash_map<std::string, std::uint32_t> index;
     std::optional<InstantTime> last_replace;
     bool declared = false;
+    bool listed = false;  // add_partition or add_file named it (clear_metadata keeps it)
   };
 
   std::uint32_t partition_index(std::string_view path) {
     auto it = part_index_.find(detail::to_absl(path));
     if (it != part_index_.end()) return it->second;
     const auto i = static_cast<std::uint32_t>(parts_.size());
-    parts_.push_back(PartBuild{std::string(path), {}, {}, std::nullopt, false});
+    parts_.push_back(PartBuild{std::string(path), {}, {}, std::nullopt, false, false});
     part_index_.emplace(std::string(path), i);
     return i;
   }
@@ -436,7 +503,7 @@ class TableViewBuilder {
     return static_cast<std::uint32_t>(files_.size() - 1);
   }
 
-  bool is_committed_name(std::string_view name) {
+  bool is_committed_name(std::string_view name) const {
     if (!committed_names_to_index_.empty()) {
       committed_names_.reserve(committed_names_.size() + committed_names_to_index_.size());
       committed_names_.insert(committed_names_to_index_.begin(), committed_names_to_index_.end());
@@ -448,9 +515,9 @@ class TableViewBuilder {
   // Hudi's "committed" test for a slice key (containsOrBeforeTimelineStarts
   // over the write timeline): older than the write timeline's start, a
   // completed write instant, or a pending (log) compaction's slice.
-  bool committed_key(const InstantTime& t, const GroupBuild& g) const {
-    if (timeline_->is_before_write_start(t)) return true;
-    const Instant* i = timeline_->find(t);
+  static bool committed_key(const Timeline& timeline, const InstantTime& t, const GroupBuild& g) {
+    if (timeline.is_before_write_start(t)) return true;
+    const Instant* i = timeline.find(t);
     if (i == nullptr) return false;
     if (i->is_completed()) return is_write_action(i->action);
     return std::any_of(g.pending.begin(), g.pending.end(), [&](const PendingOp& op) { return op.instant == t; });
@@ -458,10 +525,24 @@ class TableViewBuilder {
 
   // Emits group `g` into `v` (if it has any committed slice) and records its
   // uncommitted files. Returns true when the raw listing had any data file of
-  // this group.
-  bool emit_group(TableView& v, std::uint32_t partition, GroupBuild& g) {
-    const bool has_files = !g.bases.empty() || !g.logs.empty();
-    if (!has_files) return false;  // known only from metadata: nothing on storage
+  // this group. A mutable `g` has its files sorted in place; a const one
+  // (build(const Timeline&)) has them sorted in a copy.
+  template <typename Group>
+  bool emit_group(TableView& v, std::uint32_t partition, const Timeline& timeline, Group& g) const {
+    if (g.bases.empty() && g.logs.empty()) return false;  // known only from metadata: nothing on storage
+    if constexpr (std::is_const_v<Group>) {
+      std::vector<BaseBuild> bases = g.bases;
+      std::vector<LogBuild> logs = g.logs;
+      emit_files(v, partition, timeline, g, bases, logs);
+    } else {
+      emit_files(v, partition, timeline, g, g.bases, g.logs);
+    }
+    return true;
+  }
+
+  // emit_group for a group with files, given its files to sort.
+  void emit_files(TableView& v, std::uint32_t partition, const Timeline& timeline, const GroupBuild& g,
+                  std::vector<BaseBuild>& bases, std::vector<LogBuild>& logs) const {
     auto uncommitted = [&](std::uint32_t file, InstantTime t) { v.uncommitted_.push_back({partition, file, t}); };
 
     // Slice keys: committed base instants, then pending compaction instants.
@@ -471,7 +552,7 @@ class TableViewBuilder {
       std::vector<std::uint32_t> logs;
     };
     std::vector<Key> keys;
-    std::sort(g.bases.begin(), g.bases.end(), [&](const BaseBuild& a, const BaseBuild& b) {
+    std::sort(bases.begin(), bases.end(), [&](const BaseBuild& a, const BaseBuild& b) {
       if (a.instant != b.instant) return a.instant < b.instant;
       // Of two base files at one instant, the one commit metadata names
       // wins; otherwise the first name, deterministically.
@@ -480,8 +561,8 @@ class TableViewBuilder {
       if (ca != cb) return ca;
       return v.file_name(a.file) < v.file_name(b.file);
     });
-    for (const BaseBuild& b : g.bases) {
-      if (!committed_key(b.instant, g)) {
+    for (const BaseBuild& b : bases) {
+      if (!committed_key(timeline, b.instant, g)) {
         uncommitted(b.file, b.instant);
       } else if (!keys.empty() && keys.back().instant == b.instant) {
         uncommitted(b.file, b.instant);  // duplicate output of one write
@@ -499,18 +580,18 @@ class TableViewBuilder {
     std::sort(keys.begin(), keys.end(), by_instant);
 
     // Where each log goes: the instant it attaches at, or none (uncommitted).
-    std::sort(g.logs.begin(), g.logs.end(), [&](const LogBuild& a, const LogBuild& b) {
+    std::sort(logs.begin(), logs.end(), [&](const LogBuild& a, const LogBuild& b) {
       if (a.instant != b.instant) return a.instant < b.instant;
       if (a.version != b.version) return a.version < b.version;
       return log_token(v, a.file) < log_token(v, b.file);
     });
-    for (const LogBuild& log : g.logs) {
+    for (const LogBuild& log : logs) {
       InstantTime at = log.instant;
       if (layout_ == TimelineLayout::v2) {
-        const Instant* i = timeline_->find(log.instant);
+        const Instant* i = timeline.find(log.instant);
         if (i != nullptr && i->is_completed() && is_write_action(i->action)) {
           at = i->completion_or_requested();
-        } else if (timeline_->is_before_write_start(log.instant)) {
+        } else if (timeline.is_before_write_start(log.instant)) {
           // Written by an archived deltacommit.
           if (auto c = archived_completions_.find(log.instant); c != archived_completions_.end()) {
             at = c->second;
@@ -527,7 +608,7 @@ class TableViewBuilder {
       if (it == keys.begin()) {
         // No slice at or before it: a log-only slice keyed by its own
         // instant, committed by the same test as a base file.
-        if (!committed_key(log.instant, g)) {
+        if (!committed_key(timeline, log.instant, g)) {
           uncommitted(log.file, log.instant);
           continue;
         }
@@ -538,7 +619,7 @@ class TableViewBuilder {
       }
       it->logs.push_back(log.file);
     }
-    if (keys.empty()) return has_files;
+    if (keys.empty()) return;
 
     FileGroup out;
     out.partition = partition;
@@ -557,7 +638,6 @@ class TableViewBuilder {
     }
     out.slice_count = static_cast<std::uint32_t>(keys.size());
     v.groups_.push_back(out);
-    return has_files;
   }
 
   // The write token of a log file of the view (empty when it has none).
@@ -566,7 +646,7 @@ class TableViewBuilder {
     return parsed ? parsed->write_token : std::string_view();
   }
 
-  std::uint32_t intern_file_id(TableView& v, std::string_view id) {
+  static std::uint32_t intern_file_id(TableView& v, std::string_view id) {
     if (v.id_arena_.size() + id.size() > kMaxArenaBytes) throw std::length_error("TableView: over 1 TiB of file ids");
     TableView::FileIdSpan r;
     r.offset = v.id_arena_.size();
@@ -584,8 +664,10 @@ class TableViewBuilder {
   std::string arena_;
   absl::flat_hash_set<std::string> savepointed_;
   // Views: see add_committed_file. Indexed into the set on first use.
-  std::vector<std::string_view> committed_names_to_index_;
-  absl::flat_hash_set<std::string_view> committed_names_;
+  // Mutable: indexing on first use is a cache, and build(const Timeline&)
+  // may be the first use.
+  mutable std::vector<std::string_view> committed_names_to_index_;
+  mutable absl::flat_hash_set<std::string_view> committed_names_;
   // Partition -> names a pending write's markers name there.
   absl::flat_hash_map<std::string, absl::flat_hash_set<std::string>> pending_write_files_;
   std::map<InstantTime, InstantTime> archived_completions_;

@@ -250,6 +250,11 @@ class memory_storage {
   // --- Inspection (never counted, never failed) -------------------------------
 
   std::size_t file_count() const noexcept { return files_.size(); }
+  /// Files created and removed so far. Something derived from the files
+  /// (the simulator oracle's view builder) is current while this is
+  /// unchanged, and knows it missed a change when it moved further than
+  /// the changes it was told of.
+  std::uint64_t changes() const noexcept { return changes_; }
   std::uint64_t total_bytes() const noexcept { return total_bytes_; }
 
   /// Calls `f(const FileEntry&)` for every file, in listing order.
@@ -283,6 +288,7 @@ class memory_storage {
   }
 
   void mutated() {
+    ++changes_;
     if (mutations_left_ && --*mutations_left_ == 0) {
       mutations_left_.reset();
       crashed_ = true;
@@ -358,6 +364,7 @@ class memory_storage {
 
   file_map files_;
   std::uint64_t erasures_ = 0;  // files erased so far: list() re-seeks after one
+  std::uint64_t changes_ = 0;   // files created and removed so far: changes()
   clock_fn now_ms_;
   std::int64_t counter_ = 0;
   std::uint64_t total_bytes_ = 0;

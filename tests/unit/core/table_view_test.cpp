@@ -179,4 +179,130 @@ TEST_CASE("names and file ids read back exactly; a name past the length limit is
   CHECK(seen == 201);
 }
 
+namespace {
+// Everything a view says, as text: two views are the same view when these
+// are equal (file indices aside, which only order the files).
+std::string describe(const TableView& v) {
+  std::string out;
+  const auto file = [&](std::uint32_t f) {
+    return fmt::format("{}:{}{}{}{}", v.file_name(f), v.file_size(f), v.is_savepointed(f) ? " sp" : "",
+                       v.completion_unknown(f) ? " cu" : "", v.pending_write(f) ? " pw" : "");
+  };
+  for (const Partition& p : v.partitions()) {
+    out += fmt::format("partition '{}' raw={} last_replace={}\n", p.path, p.raw_has_unreplaced_files,
+                       p.last_replace ? p.last_replace->str() : "-");
+    for (const FileGroup& g : v.groups_of(p)) {
+      out += fmt::format(" group {} replaced_by={} pending_base={}\n", v.file_id(g),
+                         g.replaced_by ? g.replaced_by->str() : "-",
+                         g.pending_compaction_base ? g.pending_compaction_base->str() : "-");
+      for (const FileSlice& s : v.slices_of(g)) {
+        out +=
+            fmt::format("  slice {} base={}", s.base_instant.str(), s.base_file == kNoFile ? "-" : file(s.base_file));
+        for (auto f : v.logs_of(s)) out += " log=" + file(f);
+        out += '\n';
+      }
+    }
+  }
+  for (const UncommittedFile& u : v.uncommitted_files()) {
+    out += fmt::format("uncommitted {} {} {}\n", v.partitions()[u.partition].path, file(u.file), u.instant.str());
+  }
+  out += fmt::format("files={} slices={} completion_unknown={} savepoints={}\n", v.file_count(), v.slice_count(),
+                     v.completion_unknown_count(), v.has_savepoints());
+  return out;
+}
+
+// A layout-2 table with a bit of everything the builder decides: an
+// archived log with and without a known completion, a pending compaction,
+// a replaced group, a savepoint, a pending write, a speculative duplicate,
+// a log-only slice and a directory that is not a partition.
+const Timeline& rich_timeline() {
+  static const Timeline tl =
+      Timeline::make({done("20240101000200000", "20240101000210000", Action::deltacommit),
+                      done("20240101000250000", "20240101000350000", Action::deltacommit),
+                      Instant{t("20240101000300000"), std::nullopt, Action::compaction, State::inflight},
+                      done("20240101000400000", "20240101000410000", Action::replacecommit),
+                      pending("20240101000500000", Action::deltacommit)})
+          .value();
+  return tl;
+}
+void add_rich_listing(TableViewBuilder& b) {
+  b.require_declared_partitions();
+  b.add_partition("p");
+  b.add_partition("q");
+  b.add_file("p", "fg-0_0-1-1_20240101000100000.parquet", 100);
+  b.add_file("p", ".fg-0_20240101000150000.log.1_0-1-1", 1);  // archived, completion known
+  b.add_file("p", ".fg-0_20240101000160000.log.1_0-1-1", 2);  // archived, completion unknown
+  b.add_file("p", ".fg-0_20240101000250000.log.1_0-3-3", 3);  // completed after the compaction's request
+  b.add_file("p", ".fg-0_20240101000500000.log.1_0-5-5", 4);  // pending
+  b.add_file("p", "dup-0_0-1-1_20240101000200000.parquet", 5);
+  b.add_file("p", "dup-0_0-1-2_20240101000200000.parquet", 6);  // speculative duplicate
+  b.add_file("q", "old-0_0-1-1_20240101000100000.parquet", 7);
+  b.add_file("q", "new-0_0-4-4_20240101000400000.parquet", 8);
+  b.add_file("q", ".lone-0_20240101000200000.log.1_0-2-2", 9);  // a log-only slice
+  b.add_file("q", "not-a-data-file.txt", 10);
+  b.add_file("nopart", "x-0_0-1-1_20240101000100000.parquet", 11);  // no partition metadata
+}
+void add_rich_metadata(TableViewBuilder& b) {
+  b.add_pending_compaction("p", "fg-0", t("20240101000100000"), t("20240101000300000"));
+  b.add_replaced("q", "old-0", t("20240101000400000"));
+  b.add_replaced("r", "gone-0", t("20240101000400000"));  // known only from metadata
+  b.add_savepointed_file("new-0_0-4-4_20240101000400000.parquet");
+  b.add_pending_write_file("p", ".fg-0_20240101000500000.log.1_0-5-5");
+  b.add_archived_completion(t("20240101000150000"), t("20240101000170000"));
+  b.add_committed_file("dup-0_0-1-2_20240101000200000.parquet");
+}
+}  // namespace
+
+TEST_CASE("build(const Timeline&) gives the view build() && gives, and leaves the builder as it was") {
+  TableViewBuilder b(rich_timeline(), TimelineLayout::v2);
+  add_rich_listing(b);
+  add_rich_metadata(b);
+  const std::string kept = describe(b.build(rich_timeline()));
+  CHECK(describe(b.build(rich_timeline())) == kept);  // again: nothing was used up
+  const std::string consumed = describe(std::move(b).build());
+  CHECK(kept == consumed);
+  // The view is the one the rules give: spot checks.
+  CHECK(kept.find(" pw") != std::string::npos);
+  CHECK(kept.find(" sp") != std::string::npos);
+  CHECK(kept.find(" cu") != std::string::npos);
+  CHECK(kept.find("uncommitted p dup-0_0-1-1_20240101000200000.parquet") != std::string::npos);
+  CHECK(kept.find("nopart") == std::string::npos);
+}
+
+TEST_CASE("build(const Timeline&) builds against the timeline it is given") {
+  const Timeline as_of = rich_timeline().as_of(t("20240101000200000"));
+  TableViewBuilder kept(rich_timeline(), TimelineLayout::v2);
+  TableViewBuilder fresh(as_of, TimelineLayout::v2);
+  for (TableViewBuilder* b : {&kept, &fresh}) {
+    add_rich_listing(*b);
+    add_rich_metadata(*b);
+  }
+  CHECK(describe(kept.build(as_of)) == describe(std::move(fresh).build()));
+  CHECK(describe(kept.build(as_of)) != describe(kept.build(rich_timeline())));
+}
+
+TEST_CASE("clear_metadata: the builder is as if only the listing had been added") {
+  // Without require_declared_partitions a partition only metadata named
+  // would be part of the view: it must go with the metadata.
+  for (const bool declared_only : {true, false}) {
+    CAPTURE(declared_only);
+    TableViewBuilder reused(rich_timeline(), TimelineLayout::v2);
+    TableViewBuilder fresh(rich_timeline(), TimelineLayout::v2);
+    for (TableViewBuilder* b : {&reused, &fresh}) {
+      add_rich_listing(*b);
+      b->require_declared_partitions(declared_only);
+    }
+    add_rich_metadata(reused);
+    reused.add_pending_compaction("s", "meta-only-0", t("20240101000100000"), t("20240101000300000"));
+    reused.clear_metadata();
+    CHECK(describe(reused.build(rich_timeline())) == describe(fresh.build(rich_timeline())));
+    // And the next state's metadata lands as on a fresh builder.
+    add_rich_metadata(reused);
+    add_rich_metadata(fresh);
+    reused.add_file("q", "later-0_0-4-4_20240101000400000.parquet", 12);
+    fresh.add_file("q", "later-0_0-4-4_20240101000400000.parquet", 12);
+    CHECK(describe(reused.build(rich_timeline())) == describe(std::move(fresh).build()));
+  }
+}
+
 }  // namespace lakegc::tests::table_view_test

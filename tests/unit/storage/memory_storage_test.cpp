@@ -54,13 +54,16 @@ TEST_CASE("put_sized files have a size but no content; totals follow every chang
   REQUIRE(s.write_if_absent("d/small", "12345").ok());
   CHECK(s.file_count() == 2);
   CHECK(s.total_bytes() == (128ULL << 20) + 5);
+  CHECK(s.changes() == 2);
   CHECK(s.stat("d/big.parquet")->size == 128ULL << 20);
   CHECK(absl::IsFailedPrecondition(s.read("d/big.parquet").status()));
   CHECK(absl::IsAlreadyExists(s.put_sized("d/small", 1)));
   CHECK(absl::IsAlreadyExists(s.put_sized("d", 1)));  // a directory
+  CHECK(s.changes() == 2);                            // refused writes change nothing
   REQUIRE(s.remove("d/big.parquet").ok());
   CHECK(s.file_count() == 1);
   CHECK(s.total_bytes() == 5);
+  CHECK(s.changes() == 3);
 }
 
 TEST_CASE("fail_next fails exactly the next call of its kind, which does nothing") {

@@ -19,6 +19,8 @@
 // can see. A data file written by a pending write usually changes no
 // snapshot (no view takes it for committed), so the oracle judges each one
 // (may_change_snapshots) instead of dropping the cache on every write.
+// Resolutions build their views from one builder kept over the shadow
+// (ShadowView); verify_cache checks those against fresh listings too.
 #pragma once
 
 #include <algorithm>
@@ -37,6 +39,7 @@
 #include "lakegc/core/file_name.hpp"
 #include "lakegc/sim/promise.hpp"
 #include "lakegc/sim/scheduler.hpp"
+#include "lakegc/sim/shadow_view.hpp"
 #include "lakegc/sim/snapshot.hpp"
 #include "lakegc/storage/memory_storage.hpp"
 #include "lakegc/storage/path.hpp"
@@ -107,7 +110,10 @@ inline bool may_change_snapshots(std::string_view path, const TableMetadata& md)
 
 class Oracle {
  public:
-  explicit Oracle(VirtualClock& clock) : shadow_([&clock] { return clock.now_ms; }) {}
+  explicit Oracle(VirtualClock& clock) : shadow_([&clock] { return clock.now_ms; }), shadow_view_(shadow_) {}
+  // shadow_view_ points at shadow_.
+  Oracle(const Oracle&) = delete;
+  Oracle& operator=(const Oracle&) = delete;
 
   memory_storage& shadow() noexcept { return shadow_; }
 
@@ -115,10 +121,13 @@ class Oracle {
   /// a cached snapshot is judged at the next snapshot() (may_change_snapshots),
   /// with the timeline as it then stands.
   void mirror_data_file(const std::string& path, std::uint64_t size) {
-    (void)shadow_.put_sized(path, size);
+    if (shadow_.put_sized(path, size).ok()) shadow_view_.added(path, size);
     unjudged_.push_back(path);
   }
-  void mirror_marker(const std::string& path) { (void)shadow_.write_if_absent(path, "commitTime=0\n"); }
+  void mirror_marker(const std::string& path) {
+    constexpr std::string_view kMarker = "commitTime=0\n";
+    if (shadow_.write_if_absent(path, kMarker).ok()) shadow_view_.added(path, kMarker.size());
+  }
 
   /// The table changed in a way views can see: drop cached snapshots.
   void bump() noexcept { ++version_; }
@@ -136,7 +145,15 @@ class Oracle {
     }
     auto it = cache_.find(at);
     if (it == cache_.end()) {
-      LAKEGC_ASSIGN_OR_RETURN(auto files, resolve_snapshot(shadow_, md, at));
+      const Timeline as_of = md.timeline.as_of(at);
+      LAKEGC_ASSIGN_OR_RETURN(const TableView v, shadow_view_.view(md, as_of));
+      auto files = snapshot_files(v, md, at);
+      if (verify_cache_) {
+        LAKEGC_ASSIGN_OR_RETURN(auto fresh, resolve_snapshot(shadow_, md, at));
+        if (files != fresh) {
+          return absl::InternalError(fmt::format("the oracle's kept shadow view gives another snapshot at {}", at));
+        }
+      }
       it = cache_.emplace(at, std::move(files)).first;
       ++resolved_;
       return &it->second;
@@ -150,8 +167,14 @@ class Oracle {
     }
     return &it->second;
   }
-  /// Tests: every cache hit is resolved again and compared (an error if
-  /// the cached snapshot differs), which checks may_change_snapshots.
+  /// A view of the shadow under `md` (what load_view(shadow(), md) gives,
+  /// up to the order of the view's files), from the kept builder.
+  [[nodiscard]] StatusOr<TableView> shadow_view(const TableMetadata& md) { return shadow_view_.view(md, md.timeline); }
+
+  /// Tests: every cache hit is resolved again from a fresh listing and
+  /// compared (an error if the cached snapshot differs), which checks
+  /// may_change_snapshots; so is every snapshot resolved from the kept
+  /// shadow view (ShadowView).
   void verify_cache(bool on) noexcept { verify_cache_ = on; }
   std::uint64_t cache_hits() const noexcept { return cache_hits_; }
   std::uint64_t snapshots_resolved() const noexcept { return resolved_; }
@@ -317,6 +340,7 @@ class Oracle {
 
  private:
   memory_storage shadow_;
+  ShadowView shadow_view_;
   std::uint64_t version_ = 0;
   std::uint64_t cache_version_ = ~0ULL;
   std::map<InstantTime, std::vector<SnapshotFile>> cache_;

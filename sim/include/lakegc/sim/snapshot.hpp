@@ -51,12 +51,9 @@ inline void append_slice_files(const TableView& v, const Partition& p, const Fil
   for (auto f : v.logs_of(s)) out.push_back({p.path, std::string(v.file_name(f)), v.file_size(f)});
 }
 
-/// The files a snapshot at `at` reads, sorted by path.
-template <Storage S>
-[[nodiscard]] StatusOr<std::vector<SnapshotFile>> resolve_snapshot(S& storage, const TableMetadata& md,
-                                                                   const InstantTime& at) {
-  const Timeline tl = md.timeline.as_of(at);
-  LAKEGC_ASSIGN_OR_RETURN(TableView v, load_view(storage, md, tl));
+/// The files a snapshot at `at` reads, sorted by path, from `v`: a view of
+/// the table's files built against md.timeline.as_of(at).
+inline std::vector<SnapshotFile> snapshot_files(const TableView& v, const TableMetadata& md, const InstantTime& at) {
   std::set<InstantTime> pending_compactions;
   for (const auto& op : md.pending_compactions) {
     const Instant* i = md.timeline.find(op.compaction_instant);
@@ -93,6 +90,15 @@ template <Storage S>
     return a.partition != b.partition ? a.partition < b.partition : a.name < b.name;
   });
   return out;
+}
+
+/// The files a snapshot at `at` reads, sorted by path.
+template <Storage S>
+[[nodiscard]] StatusOr<std::vector<SnapshotFile>> resolve_snapshot(S& storage, const TableMetadata& md,
+                                                                   const InstantTime& at) {
+  const Timeline tl = md.timeline.as_of(at);
+  LAKEGC_ASSIGN_OR_RETURN(TableView v, load_view(storage, md, tl));
+  return snapshot_files(v, md, at);
 }
 
 }  // namespace lakegc::sim

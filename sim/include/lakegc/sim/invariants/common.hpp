@@ -78,7 +78,8 @@ inline std::string first_missing(Table& t, const TableMetadata& md, const Instan
 inline std::set<InstantTime> snapshots_touching(Table& t, const TableMetadata& md, const FileMap& removed,
                                                 const std::vector<InstantTime>& promised) {
   std::set<InstantTime> out;
-  auto view = load_view(t.oracle.shadow(), md);
+  // The order of the view's files does not matter here: the kept view's.
+  auto view = t.oracle.shadow_view(md);
   if (!view.ok()) {
     out.insert(promised.begin(), promised.end());
     return out;
