@@ -56,23 +56,26 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <deque>
 #include <initializer_list>
 #include <map>
-#include <memory>
-#include <memory_resource>
 #include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
+#include <absl/hash/hash.h>
 
 #include "lakegc/core/duration.hpp"
 #include "lakegc/core/file_name.hpp"
 #include "lakegc/core/load_view.hpp"
+#include "lakegc/core/prefaulted.hpp"
 #include "lakegc/core/table_metadata.hpp"
 #include "lakegc/plan/clean_plan.hpp"
 #include "lakegc/storage/storage.hpp"
@@ -219,15 +222,25 @@ inline std::vector<StaleWrite> stale_writes(const TableMetadata& md, std::int64_
 /// view disagree about it, so nothing may be deleted).
 [[nodiscard]] inline Status check_outside_slices(const TableView& v,
                                                  std::initializer_list<const std::vector<OrphanFile>*> lists) {
-  absl::flat_hash_set<std::string> in_slices;
+  // The lists' paths, and those of them a slice holds: the view's slice
+  // files are looked up one by one, not all copied into a set.
+  absl::flat_hash_set<std::string_view> listed;
+  for (const auto* list : lists) {
+    for (const OrphanFile& f : *list) listed.insert(f.path);
+  }
+  absl::flat_hash_set<std::string_view> in_slices;
+  auto look_up = [&](const Partition& p, std::uint32_t file) {
+    if (const auto it = listed.find(v.file_path(p, file)); it != listed.end()) in_slices.insert(*it);
+  };
   for (const Partition& p : v.partitions()) {
     for (const FileGroup& g : v.groups_of(p)) {
       for (const FileSlice& s : v.slices_of(g)) {
-        if (s.base_file != kNoFile) in_slices.insert(v.file_path(p, s.base_file));
-        for (auto f : v.logs_of(s)) in_slices.insert(v.file_path(p, f));
+        if (s.base_file != kNoFile) look_up(p, s.base_file);
+        for (auto f : v.logs_of(s)) look_up(p, f);
       }
     }
   }
+  if (in_slices.empty()) return Status();
   for (const auto* list : lists) {
     for (const OrphanFile& f : *list) {
       if (in_slices.contains(f.path)) {
@@ -243,7 +256,15 @@ inline std::vector<StaleWrite> stale_writes(const TableMetadata& md, std::int64_
 }
 
 /// Streams a listing into the sweep. Make one with make(), add() every
-/// listed file (paths relative to the table root), then finish().
+/// listed file (paths relative to the table root), then finish(). The
+/// metadata given to make() must outlive the sweep: the sweep keeps views
+/// into it instead of copies.
+///
+/// Memory: the sweep holds 16 bytes per listed data file, the names of
+/// listed files the metadata does not name, and 8-byte hashes of the paths
+/// and slices the metadata names (a hash hit is confirmed against the
+/// metadata's own strings, so a collision never makes a file referenced or
+/// deletable; see referenced_ and named_slices_).
 class OrphanSweep {
  public:
   [[nodiscard]] static StatusOr<OrphanSweep> make(const TableMetadata& md, const OrphanOptions& options,
@@ -268,46 +289,37 @@ class OrphanSweep {
       return;
     }
     const auto slash = path.rfind('/');
-    const std::string_view dir = slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
     const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
-    const auto parsed = scan_data_file_name(name);
-    if (!parsed) {
+    if (name.size() > kMaxNameSize || !scan_data_file_name(name)) {
       ++plan_.not_data_files;
       return;
     }
-    const bool is_log = parsed->is_log;
-    const InstantTime t = parsed->instant;
-    const std::string_view file_id = parsed->file_id;
-    const ListedFile& listed = remember(dir, name, file_id);
-    if (referenced_.contains(detail::to_absl(path))) {
-      ++plan_.referenced;
-      if (!is_log) listed_named_slices_.insert(slice_key(dir, file_id, t));
-      return;
-    }
-    const Verdict verdict = classify(dir, file_id, t, is_log);
-    if (verdict == Verdict::keep) {
-      ++plan_.kept;
-      return;
-    }
-    // Candidate or possible duplicate: the recheck builds this group's view.
-    rechecked_groups_.insert({listed.dir, listed.file_id()});
-    OrphanFile f{std::string(path), size, mtime_ms, t};
-    if (verdict == Verdict::duplicate) {
-      duplicates_.push_back({slice_key(dir, file_id, t), std::move(f)});
-      return;
-    }
-    (now_ms_ - mtime_ms >= options_.older_than_ms ? candidates_ : too_young_).push_back(std::move(f));
+    // A data file waits in the queue while its referenced_ slot is fetched
+    // (see Queued); files leave it in the order they came.
+    if (queued_ == kQueueDepth) decide(queue_[(next_ - queued_--) % kQueueDepth]);
+    Queued& q = queue_[next_++ % kQueueDepth];
+    q.path.assign(path);
+    q.size = size;
+    q.mtime_ms = mtime_ms;
+    q.dir = dir_index(slash == std::string_view::npos ? std::string_view() : path.substr(0, slash));
+    dir_listed_[q.dir] = 1;
+    q.name_offset = slash == std::string_view::npos ? 0 : slash + 1;
+    q.key = path_hash(q.dir, q.name());
+    referenced_.prefetch(q.key);
+    ++queued_;
   }
 
   /// The plan, after the second line of defence (see the header comment):
   /// an error naming the file if a candidate is in a slice of the view.
   [[nodiscard]] StatusOr<OrphanPlan> finish() && {
+    while (queued_ > 0) decide(queue_[(next_ - queued_--) % kQueueDepth]);
     // A duplicate of a completed write's base file is an orphan only while
     // the file its metadata names is listed beside it: once the cleaner has
     // deleted the named one, the duplicate is the only base file of its
     // slice, Hudi's view reads it, and it becomes the cleaner's.
-    for (auto& [key, f] : duplicates_) {
-      if (!listed_named_slices_.contains(key)) {
+    const auto listed_named = listed_named_slices();
+    for (auto& [slice, f] : duplicates_) {
+      if (!listed_named.contains(slice)) {
         ++plan_.kept;
         continue;
       }
@@ -324,7 +336,7 @@ class OrphanSweep {
       }
       plan_.stopped = true;
     }
-    if (referenced_.empty() && has_completed_writes_) {
+    if (referenced_.empty() && referenced_exact_.empty() && has_completed_writes_) {
       plan_.guards.push_back({"",
                               "no file is referenced although the timeline has completed writes: metadata "
                               "could not be read; nothing is swept"});
@@ -332,7 +344,7 @@ class OrphanSweep {
     }
     std::set<std::string> skipped;
     for (const auto& p : expected_nonempty_) {
-      if (!dir_index_.contains(p)) {
+      if (!listed_dir(p)) {
         skipped.insert(p);
         plan_.guards.push_back({p,
                                 "the listing shows no data file although metadata says this partition holds "
@@ -360,103 +372,278 @@ class OrphanSweep {
   }
 
  private:
+  // No store allows a file name this long (S3 keys end at 1 KiB, POSIX
+  // names at 255 bytes); a longer one is not a data file and is never
+  // touched. It also bounds the sizes ListedFile packs into 12 bits.
+  static constexpr std::size_t kMaxNameSize = 4095;
+
   OrphanSweep(const TableMetadata& md, const OrphanOptions& options, std::int64_t now_ms)
-      : md_(&md),
-        options_(options),
-        now_ms_(now_ms),
-        names_(std::make_unique<std::pmr::monotonic_buffer_resource>()),
-        view_(md.timeline, md.layout) {
-    add_metadata(view_, md);
-    std::map<std::string, std::set<std::string>> written;  // partition -> file ids
-    std::set<std::pair<std::string, std::string>> replaced;
+      : md_(&md), options_(options), now_ms_(now_ms), horizon_(orphan_horizon(md)) {
+    std::size_t named = 0;
+    absl::flat_hash_set<std::pair<std::string_view, std::string_view>> replaced;  // (partition, file id)
     for (const auto& [t, info] : md.commits) {
-      const Instant* i = md.timeline.find(t);
-      if (i == nullptr) continue;
-      if (i->is_completed()) {
-        for (const auto& f : info.files) {
-          referenced_.insert(join_path(f.partition, f.name));
-          if (const auto parsed = scan_data_file_name(f.name)) {
-            named_slices_.insert(slice_key(f.partition, parsed->file_id, t));
-            written[f.partition].emplace(parsed->file_id);
+      if (!completed(t)) continue;
+      named += info.files.size();
+      for (const auto& r : info.replaced) replaced.insert({r.partition, r.file_id});
+    }
+    referenced_.reserve(named);
+    named_slices_.reserve(named);
+    // Partitions holding a file group that completed writes wrote and no
+    // replacecommit replaced: their listing must show a data file.
+    absl::flat_hash_set<std::string_view> live;
+    std::string_view last_live;
+    // Millions of names cost a cache miss per string and per table: in
+    // chunks, the strings are prefetched first and the tables' slots next,
+    // so the misses overlap instead of queueing.
+    struct Keys {
+      std::uint32_t dir = 0;
+      std::uint64_t path = 0, slice = 0;
+      std::optional<DataFileNameView> parsed;
+    };
+    constexpr std::size_t kChunk = 32;
+    std::array<Keys, kChunk> keys;
+    for (const auto& [t, info] : md.commits) {
+      if (!completed(t)) continue;
+      const std::vector<WrittenFile>& files = info.files;
+      for (std::size_t begin = 0; begin < files.size(); begin += kChunk) {
+        const std::size_t n = std::min(kChunk, files.size() - begin);
+        for (std::size_t i = 0; i < n; ++i) {
+          __builtin_prefetch(files[begin + i].partition.data());
+          __builtin_prefetch(files[begin + i].name.data());
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+          const WrittenFile& f = files[begin + i];
+          Keys& k = keys[i];
+          k.dir = dir_index(f.partition);
+          k.path = path_hash(k.dir, f.name);
+          referenced_.prefetch(k.path);
+          k.parsed = scan_data_file_name(f.name);
+          if (!k.parsed) continue;
+          k.slice = slice_hash(f.partition, k.parsed->file_id, t);
+          named_slices_.prefetch(k.slice);
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+          const WrittenFile& f = files[begin + i];
+          const Keys& k = keys[i];
+          reference(f, k.dir, k.path);
+          if (!k.parsed) continue;
+          named_slices_.insert(k.slice);
+          // A commit lists its files partition by partition: once one is
+          // live, skip the hash for the rest of its run.
+          if (f.partition == last_live || live.contains(f.partition)) {
+            last_live = f.partition;
+          } else if (!replaced.contains({f.partition, k.parsed->file_id})) {
+            live.insert(f.partition);
+            last_live = f.partition;
           }
         }
-        for (const auto& r : info.replaced) replaced.insert({r.partition, r.file_id});
       }
     }
     for (const auto& sp : md.savepoints) {
-      for (const auto& f : sp.files) referenced_.insert(join_path(f.partition, f.name));
+      for (const auto& f : sp.files) reference(f);
     }
     for (const auto& [t, files] : md.markers) {
-      for (const auto& f : files) referenced_.insert(join_path(f.partition, f.name));
+      for (const auto& f : files) reference(f);
     }
-    for (const auto& [p, ids] : written) {
-      const bool live = std::any_of(ids.begin(), ids.end(), [&](const std::string& id) {
-        return !replaced.contains({p, id});
-      });
-      if (live) expected_nonempty_.insert(p);
-    }
+    for (const std::string_view p : live) expected_nonempty_.emplace(p);
     has_completed_writes_ = !md.timeline.completed_commits().empty();
   }
 
-  static std::string slice_key(std::string_view partition, std::string_view file_id, const InstantTime& t) {
-    return fmt::format("{}/{}@{}", partition, file_id, t);
+  bool completed(const InstantTime& t) const {
+    const Instant* i = md_->timeline.find(t);
+    return i != nullptr && i->is_completed();
+  }
+
+  static std::uint64_t path_hash(std::uint32_t dir, std::string_view name) { return absl::HashOf(dir, name); }
+  static std::uint64_t slice_hash(std::string_view partition, std::string_view file_id, const InstantTime& t) {
+    return absl::HashOf(partition, file_id, t);
+  }
+
+  /// Adds a file the metadata names to the referenced set.
+  void reference(const WrittenFile& f) {
+    const std::uint32_t d = dir_index(f.partition);
+    reference(f, d, path_hash(d, f.name));
+  }
+
+  /// The same, given the file's directory index and path_hash.
+  void reference(const WrittenFile& f, std::uint32_t d, std::uint64_t key) {
+    // A name holding '/' splits differently in a listing, and a second path
+    // with the hash of a first cannot share its entry: both are kept as text.
+    if (f.name.find('/') != std::string::npos || f.name.size() > kMaxNameSize) {
+      referenced_exact_.insert(join_path(f.partition, f.name));
+      return;
+    }
+    const ReferencedName r{f.name.data(), d, static_cast<std::uint32_t>(f.name.size())};
+    const auto [it, inserted] = referenced_.try_emplace(key, r);
+    if (!inserted && !it->second.is(d, f.name)) referenced_exact_.insert(join_path(f.partition, f.name));
+  }
+
+  bool referenced_exactly(std::string_view path) const {
+    return !referenced_exact_.empty() && referenced_exact_.contains(detail::to_absl(path));
   }
 
   enum class Verdict : std::uint8_t { keep, candidate, duplicate };
 
-  /// A listed data file, kept until finish() knows which file groups the
-  /// recheck needs: its name (in names_) and where its file id is in it.
-  struct ListedFile {
-    std::string_view name;
-    std::uint32_t dir = 0;  // index into dirs_
-    std::uint16_t file_id_offset = 0;
-    std::uint16_t file_id_length = 0;
-    std::string_view file_id() const noexcept { return name.substr(file_id_offset, file_id_length); }
+  /// A file the metadata names: its directory (in dirs_) and its name, the
+  /// characters the metadata holds.
+  struct ReferencedName {
+    const char* name = nullptr;
+    std::uint32_t dir = 0;
+    std::uint32_t size = 0;
+    bool is(std::uint32_t d, std::string_view n) const noexcept {
+      return dir == d && std::string_view(name, size) == n;
+    }
   };
+
+  /// A listed data file, kept until finish() knows which file groups the
+  /// recheck needs: its name (the metadata's copy when it names the file,
+  /// else one in names_), its directory and where its file id is in it.
+  struct ListedFile {
+    const char* name_data = nullptr;
+    std::uint32_t dir = 0;  // index into dirs_
+    std::uint16_t name_size : 12 = 0;
+    std::uint16_t file_id_offset : 4 = 0;
+    std::uint16_t file_id_size : 12 = 0;
+    std::uint16_t referenced : 1 = 0;
+    std::string_view name() const noexcept { return {name_data, name_size}; }
+    std::string_view file_id() const noexcept { return name().substr(file_id_offset, file_id_size); }
+  };
+  static_assert(sizeof(ListedFile) == 16);
+
+  /// A file slice of a listed file: its directory, file id and instant.
+  using ListedSlice = std::tuple<std::uint32_t, std::string_view, InstantTime>;
 
   std::uint32_t dir_index(std::string_view dir) {
     // A listing visits a directory's files together: hash each directory
     // once per run of its files, not once per file.
     if (!dirs_.empty() && dirs_[last_dir_] == dir) return last_dir_;
     auto [it, inserted] = dir_index_.try_emplace(detail::to_absl(dir), static_cast<std::uint32_t>(dirs_.size()));
-    if (inserted) dirs_.emplace_back(dir);
+    if (inserted) {
+      dirs_.emplace_back(dir);
+      dir_listed_.push_back(0);
+    }
     last_dir_ = it->second;
     return last_dir_;
   }
 
-  const ListedFile& remember(std::string_view dir, std::string_view name, std::string_view file_id) {
-    char* text = static_cast<char*>(names_->allocate(name.size(), 1));
-    std::copy(name.begin(), name.end(), text);
-    ListedFile f;
-    f.name = std::string_view(text, name.size());
-    f.dir = dir_index(dir);
-    // file_id is a view into name (scan_data_file_name), and names are
-    // far shorter than 64 KiB (object keys end at 1 KiB).
-    f.file_id_offset = static_cast<std::uint16_t>(file_id.data() - name.data());
-    f.file_id_length = static_cast<std::uint16_t>(file_id.size());
-    return listed_.emplace_back(f);
+  /// Whether the listing showed a data file in `dir`.
+  bool listed_dir(std::string_view dir) const {
+    const auto it = dir_index_.find(detail::to_absl(dir));
+    return it != dir_index_.end() && dir_listed_[it->second] != 0;
   }
 
-  Verdict classify(std::string_view partition, std::string_view file_id, const InstantTime& t, bool is_log) const {
+  const ListedFile& remember(std::uint32_t dir, std::string_view name, const char* named, std::string_view file_id,
+                             bool referenced) {
+    const char* text = nullptr;
+    if (named != nullptr) {
+      text = named;  // the same characters, held by the metadata
+    } else {
+      text = names_.copy(name).data();
+    }
+    // file_id is a view into name (scan_data_file_name), starting at 0 (a
+    // base file) or 1 (a log's leading dot); name is at most kMaxNameSize.
+    ListedFile f;
+    f.name_data = text;
+    f.dir = dir;
+    f.name_size = static_cast<std::uint16_t>(name.size());
+    f.file_id_offset = static_cast<std::uint16_t>(file_id.data() - name.data());
+    f.file_id_size = static_cast<std::uint16_t>(file_id.size());
+    f.referenced = referenced ? 1 : 0;
+    return listed_.push_back(f);
+  }
+
+  /// A listed data file between add() and decide(): a hash table lookup is
+  /// a cache miss, and deciding a file the moment it is listed would wait
+  /// for each one in turn; kQueueDepth files in flight overlap them.
+  struct Queued {
+    std::string path;  // keeps its capacity from file to file
+    std::uint64_t size = 0;
+    std::int64_t mtime_ms = 0;
+    std::uint32_t dir = 0;
+    std::size_t name_offset = 0;
+    std::uint64_t key = 0;  // path_hash
+    std::string_view name() const noexcept { return std::string_view(path).substr(name_offset); }
+  };
+  static constexpr std::size_t kQueueDepth = 16;
+
+  /// Everything add() promises for one listed data file.
+  void decide(Queued& q) {
+    const std::string_view path = q.path;
+    const std::string_view name = q.name();
+    const auto parsed = scan_data_file_name(name);  // add() checked that it parses
+    const bool is_log = parsed->is_log;
+    const InstantTime t = parsed->instant;
+    const auto it = referenced_.find(q.key);
+    const char* named = it != referenced_.end() && it->second.is(q.dir, name) ? it->second.name : nullptr;
+    const bool referenced = named != nullptr || referenced_exactly(path);
+    const ListedFile& listed = remember(q.dir, name, named, parsed->file_id, referenced);
+    if (referenced) {
+      ++plan_.referenced;
+      return;
+    }
+    const Verdict verdict = classify(dirs_[q.dir], parsed->file_id, t, is_log);
+    if (verdict == Verdict::keep) {
+      ++plan_.kept;
+      return;
+    }
+    // Candidate or possible duplicate: the recheck builds this group's view.
+    rechecked_groups_.insert({listed.dir, listed.file_id()});
+    OrphanFile f{std::string(path), q.size, q.mtime_ms, t};
+    if (verdict == Verdict::duplicate) {
+      duplicates_.push_back({{listed.dir, listed.file_id(), t}, std::move(f)});
+      return;
+    }
+    (now_ms_ - q.mtime_ms >= options_.older_than_ms ? candidates_ : too_young_).push_back(std::move(f));
+  }
+
+  Verdict classify(std::string_view partition, std::string_view file_id, const InstantTime& t, bool is_log) {
     if (is_log && md_->layout == TimelineLayout::v1) return Verdict::keep;
     const Timeline& tl = md_->timeline;
     // Before the archive horizon the instant may have been archived: its
     // files are committed (or, in a savepoint hole, may be). In layout 1
     // Hudi's view also reads as committed a file older than its first
     // completed write, even past a pending write before it.
-    const auto horizon = orphan_horizon(*md_);
-    if (!horizon || t < *horizon) return Verdict::keep;
+    if (!horizon_ || t < *horizon_) return Verdict::keep;
     const Instant* i = tl.find(t);
     if (i == nullptr) return Verdict::candidate;                 // a failed write whose instant is gone
     if (i->is_pending()) return Verdict::keep;                   // rollback's job
     if (!is_write_action(i->action)) return Verdict::candidate;  // no write has this time
-    if (!md_->commits.contains(t)) return Verdict::keep;         // completed write: only if its metadata was read
+    const auto commit = md_->commits.find(t);
+    if (commit == md_->commits.end()) return Verdict::keep;  // completed write: only if its metadata was read
     // A completed write's file that its metadata does not name: Hudi's view
     // attaches a layout-2 log to a slice, and reads a base file that is the
     // only one of its slice. Only a duplicate beside the named one is an
     // orphan (decided in finish(), once the listing is complete).
     if (is_log) return Verdict::keep;
-    return named_slices_.contains(slice_key(partition, file_id, t)) ? Verdict::duplicate : Verdict::keep;
+    if (!named_slices_.contains(slice_hash(partition, file_id, t))) return Verdict::keep;
+    return names_slice(commit->second, t, partition, file_id) ? Verdict::duplicate : Verdict::keep;
+  }
+
+  /// Whether commit `t`'s metadata names a file of file group `file_id` in
+  /// `partition`: the exact answer behind a named_slices_ hit, from a set
+  /// built for the commit the first time one of its slices is asked about
+  /// (duplicates are rare: a few commits, not every file).
+  bool names_slice(const CommitInfo& info, const InstantTime& t, std::string_view partition, std::string_view file_id) {
+    auto [it, first] = named_by_commit_.try_emplace(t);
+    if (first) {
+      for (const auto& f : info.files) {
+        if (const auto parsed = scan_data_file_name(f.name)) it->second.insert({f.partition, parsed->file_id});
+      }
+    }
+    return it->second.contains({partition, file_id});
+  }
+
+  /// The slices of listed base files that the metadata names, in the file
+  /// groups of the duplicates (the only ones finish() asks about).
+  absl::flat_hash_set<ListedSlice> listed_named_slices() const {
+    absl::flat_hash_set<ListedSlice> out;
+    if (duplicates_.empty()) return out;
+    listed_.for_each([&](const ListedFile& f) {
+      if (!f.referenced || !rechecked_groups_.contains({f.dir, f.file_id()})) return;
+      const auto parsed = scan_data_file_name(f.name());
+      if (parsed && !parsed->is_log) out.insert({f.dir, f.file_id(), parsed->instant});
+    });
+    return out;
   }
 
   // The second line of defence: no candidate may be in a slice of the view
@@ -464,35 +651,55 @@ class OrphanSweep {
   // enough (see the header comment).
   [[nodiscard]] Status recheck_against_view() {
     if (candidates_.empty() && too_young_.empty()) return Status();
-    for (const ListedFile& f : listed_) {
-      if (!rechecked_groups_.contains({f.dir, f.file_id()})) continue;
-      view_.add_file(dirs_[f.dir], f.name, 0);
+    TableViewBuilder view(md_->timeline, md_->layout);
+    add_metadata(view, *md_);
+    listed_.for_each([&](const ListedFile& f) {
+      if (!rechecked_groups_.contains({f.dir, f.file_id()})) return;
+      view.add_file(dirs_[f.dir], f.name(), 0);
       ++plan_.rechecked;
-    }
-    return check_outside_slices(std::move(view_).build(), {&candidates_, &too_young_});
+    });
+    return check_outside_slices(std::move(view).build(), {&candidates_, &too_young_});
   }
 
   const TableMetadata* md_;
   OrphanOptions options_;
   std::int64_t now_ms_;
-  absl::flat_hash_set<std::string> referenced_;
+  std::optional<InstantTime> horizon_;  // orphan_horizon(*md_)
+  // Paths the metadata names (completed writes, savepoints, markers), by a
+  // hash of (directory, name), with the directory and the metadata's copy
+  // of the name: 24 bytes a path instead of a copy, and a hit reads no
+  // memory but the name. A hit counts only if the text matches; a second
+  // path with the same hash, and a name holding '/', go to referenced_exact_.
+  absl::flat_hash_map<std::uint64_t, ReferencedName, absl::Hash<std::uint64_t>, std::equal_to<>,
+                      PrefaultedAllocator<std::pair<const std::uint64_t, ReferencedName>>>
+      referenced_;
+  absl::flat_hash_set<std::string> referenced_exact_;
   std::set<std::string> expected_nonempty_;
-  std::vector<std::string> dirs_;                              // every directory holding a listed data file
-  absl::flat_hash_map<std::string, std::uint32_t> dir_index_;  // its index in dirs_
+  // Every directory holding a listed data file or named by the metadata,
+  // its index, and whether the listing showed a data file in it.
+  std::vector<std::string> dirs_;
+  absl::flat_hash_map<std::string, std::uint32_t> dir_index_;
+  std::vector<char> dir_listed_;
   std::uint32_t last_dir_ = 0;
-  // Names of listed data files: one allocation per block, not per name, and
-  // views into it stay valid as it grows. Behind a pointer: the sweep moves.
-  std::unique_ptr<std::pmr::monotonic_buffer_resource> names_;
-  std::vector<ListedFile> listed_;
+  // Names of listed data files the metadata does not name, and every
+  // listed data file: chunked, so views stay valid as they grow and
+  // growing copies nothing (prefaulted.hpp).
+  TextArena names_;
+  ChunkedList<ListedFile> listed_;
   absl::flat_hash_set<std::pair<std::uint32_t, std::string_view>> rechecked_groups_;  // (dir, file id)
   std::set<std::string> foreign_tables_;
   std::vector<OrphanFile> candidates_;
   std::vector<OrphanFile> too_young_;
-  absl::flat_hash_set<std::string> named_slices_;               // partition/fileId@instant of every named file
-  absl::flat_hash_set<std::string> listed_named_slices_;        // the same, of named base files the listing holds
-  std::vector<std::pair<std::string, OrphanFile>> duplicates_;  // slice key, file
+  // slice_hash of every file completed writes name: a miss means no commit
+  // names the slice; a hit is confirmed by names_slice.
+  absl::flat_hash_set<std::uint64_t, absl::Hash<std::uint64_t>, std::equal_to<>, PrefaultedAllocator<std::uint64_t>>
+      named_slices_;
+  std::map<InstantTime, absl::flat_hash_set<std::pair<std::string_view, std::string_view>>> named_by_commit_;
+  std::vector<std::pair<ListedSlice, OrphanFile>> duplicates_;
+  std::vector<Queued> queue_ = std::vector<Queued>(kQueueDepth);  // a ring: next_ % kQueueDepth is the next slot
+  std::size_t next_ = 0;
+  std::size_t queued_ = 0;
   bool has_completed_writes_ = false;
-  TableViewBuilder view_;
   OrphanPlan plan_;
 };
 

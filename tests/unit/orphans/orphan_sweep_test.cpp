@@ -294,6 +294,29 @@ TEST_CASE("layout-1 logs and files of completed instants without metadata are le
   CHECK(plan.not_data_files >= 1);
 }
 
+TEST_CASE("a referenced path matches in its own directory only, and a named path holding '/' still matches") {
+  // The sweep keys referenced paths by hash of (directory, name) and checks
+  // the text of a hit; a path the metadata names with a '/' in the name is
+  // kept as text. Both must still match the listing exactly.
+  TestTable t;
+  const InstantTime c1 = t.commit({kA});
+  TableMetadata md = t.md();
+  const std::string name = md.commits.at(c1).files.at(0).name;
+  // The same name in another directory: not what the metadata names (kept,
+  // as the only base file of its slice, but not counted as referenced).
+  REQUIRE(t.storage.put_sized(join_path("q", name), 100).ok());
+  // A file the metadata names as "sub/<name>" in partition "p".
+  const std::string nested = fmt::format("fb-0_1-0-1_{}.parquet", c1);
+  REQUIRE(t.storage.put_sized("p/sub/" + nested, 100).ok());
+  md.commits.at(c1).files.push_back({"p", "sub/" + nested, 100});
+  t.now += kWeek;
+  auto plan = plan_orphans(t.storage, md, OrphanOptions{}, t.now);
+  REQUIRE(plan.ok());
+  CHECK(plan->referenced == 2);  // p/<name> and p/sub/<nested>
+  CHECK(plan->kept == 1);        // q/<name>
+  CHECK(plan->orphans.empty());
+}
+
 TEST_CASE("delete_orphans removes exactly the planned files; missing ones count as gone") {
   TestTable t;
   t.commit({kA});
