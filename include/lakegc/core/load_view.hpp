@@ -9,6 +9,7 @@
 // is streamed into the builder.
 #pragma once
 
+#include <array>
 #include <string>
 #include <string_view>
 
@@ -19,6 +20,9 @@
 namespace lakegc {
 
 inline constexpr std::string_view kPartitionMetadataFile = ".hoodie_partition_metadata";
+/// The extensions of its base-file-format forms (written when
+/// hoodie.partition.metafile.use.base.format is on).
+inline constexpr std::array<std::string_view, 2> kPartitionMetadataExtensions = {".parquet", ".orc"};
 
 /// True for `.hoodie_partition_metadata` and its `.parquet` / `.orc` forms.
 inline bool is_partition_metadata_file(std::string_view name) {

@@ -15,6 +15,7 @@
 //   a file the plan does not name (Hudi deletes the directory recursively).
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <string>
@@ -162,6 +163,17 @@ template <Storage S, Journal J>
     }
     LAKEGC_RETURN_IF_ERROR(annotate(st, fmt::format("clean {}: listing partition '{}'", instant, partition)));
     if (other_files) continue;
+    // The partition metadata file also by the names it can have: a listing
+    // cut short (paginated, eventually consistent) that shows nothing must
+    // not leave it behind a partition this clean reports deleted (the
+    // simulator's seed 7417; Hudi deletes the directory recursively).
+    for (std::size_t form = 0; form <= kPartitionMetadataExtensions.size(); ++form) {
+      std::string path = join_path(partition, kPartitionMetadataFile);
+      if (form > 0) path += kPartitionMetadataExtensions[form - 1];
+      if (std::find(markers.begin(), markers.end(), path) == markers.end() && storage.stat(path).ok()) {
+        markers.push_back(std::move(path));
+      }
+    }
     for (const std::string& m : markers) {
       Status rm = storage.remove(m);
       if (!rm.ok() && !absl::IsNotFound(rm)) return annotate(rm, fmt::format("clean {}", instant));

@@ -55,7 +55,7 @@ template <Storage S>
     } else if (!absl::IsNotFound(bytes.status())) {
       return bytes.status();
     } else {
-      for (std::string_view ext : {".parquet", ".orc"}) {
+      for (std::string_view ext : kPartitionMetadataExtensions) {
         if (storage.stat(join_path(p, std::string(kPartitionMetadataFile) + std::string(ext))).ok()) {
           rec.kind = PartitionCreationRecord::Kind::base_format;
           break;

@@ -263,6 +263,33 @@ TEST_CASE("idempotence: re-running a finished plan deletes nothing more") {
   CHECK(all_files(t.storage) == after_first);
 }
 
+TEST_CASE("a dropped partition's listing cut short still removes its partition metadata file") {
+  // Simulator seed 7417: a listing of the dropped partition that returned
+  // nothing (a paginated listing cut short, an eventually consistent store)
+  // left `.hoodie_partition_metadata` behind a partition the clean reported
+  // deleted, and re-running the finished plan removed it (I8).
+  TestTable t;
+  build_table(t);
+  const CleanPlan plan = t.plan(commits_policy(2));
+  REQUIRE(plan.partitions_to_be_deleted == std::vector<std::string>{"gone"});
+  const auto markers_of_gone = [&] {
+    std::size_t n = 0;
+    for (const auto& f : all_files(t.storage)) n += f.starts_with("gone/.hoodie_partition_metadata") ? 1 : 0;
+    return n;
+  };
+  REQUIRE(markers_of_gone() == 1);
+  const InstantTime instant = persist(t, plan);
+  t.storage.empty_next_listing();  // the executor's listing of "gone"
+  const auto out = execute_clean(t.storage, t.journal, instant, plan);
+  REQUIRE_MESSAGE(out.ok(), std::string(message_of(out.status())));
+  CHECK(out->partitions_deleted == 1);
+  CHECK(markers_of_gone() == 0);
+  const std::set<std::string> after = all_files(t.storage);
+  const InstantTime again = persist(t, plan);
+  REQUIRE(execute_clean(t.storage, t.journal, again, plan).ok());
+  CHECK(all_files(t.storage) == after);
+}
+
 TEST_CASE("a plan naming a path outside the table root is refused and nothing is deleted") {
   struct BadPlan {
     const char* what;
