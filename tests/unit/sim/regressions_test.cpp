@@ -113,4 +113,20 @@ TEST_CASE("issue 18: seeds 104775 and 116779 (a clean right after a truncated li
   }
 }
 
+TEST_CASE("seeds 7004 and 7417 (a trigger that cannot fire; a dropped partition listed short) replay clean") {
+  // 7417 failed I8: a listing of a dropped partition that showed nothing left
+  // its partition metadata file behind (clean_executor.hpp). 7004 failed I6:
+  // no writer could commit at quiescence, so the cleaner's commit-count
+  // trigger never fired and the check compared storage with a stale decision;
+  // that seed is now reported as not judged. Replay: lakegc-sim --seed S --trace.
+  for (const std::uint64_t seed : {7004u, 7417u}) {
+    RunOptions o;
+    o.seed = seed;
+    const auto r = run_seed(o).value();
+    CHECK_MESSAGE(r.ok(), "seed ", seed, ": ", r.violations.empty() ? std::string() : r.violations.front().describe());
+    CHECK(r.stats.events > 100);
+    CHECK(r.stats.i6_not_judged == (seed == 7004u));
+  }
+}
+
 }  // namespace lakegc::tests::regressions_test

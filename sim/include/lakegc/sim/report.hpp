@@ -98,6 +98,9 @@ inline std::string format_stats(const RunStats& s) {
         "(waived: only a full scan recovers them)\n",
         s.i6_waived);
   }
+  if (s.i6_not_judged) {
+    out += "  I6: not judged: no writer could commit at quiescence, so the cleaner's trigger never fired\n";
+  }
   return out;
 }
 
@@ -113,6 +116,7 @@ class SweepSummary {
     row.written += r.stats.bytes_written;
     row.reclaimed += r.stats.bytes_deleted;
     if (r.stats.i6_waived > 0) ++row.waived_seeds;
+    if (r.stats.i6_not_judged) ++row.not_judged_seeds;
     for (std::size_t i = 0; i < row.queries.size(); ++i) row.queries[i] += r.stats.queries[i];
     for (const Violation& v : r.violations) ++row.by_invariant[std::string(to_string(v.invariant))];
     sweeps_ += r.stats.sweeps_begun;
@@ -181,6 +185,12 @@ class SweepSummary {
             "truncated listing\n",
             name, w, r.waived_seeds);
       }
+      if (r.not_judged_seeds > 0) {
+        out += fmt::format(
+            "  {:<{}} I6 not judged in {} seed(s): no writer could commit at quiescence, so the cleaner's "
+            "trigger never fired\n",
+            name, w, r.not_judged_seeds);
+      }
     }
     bool any = false;
     for (const auto& [name, r] : rows_) {
@@ -220,6 +230,7 @@ class SweepSummary {
     std::uint64_t written = 0;
     std::uint64_t reclaimed = 0;
     std::uint64_t waived_seeds = 0;
+    std::uint64_t not_judged_seeds = 0;
     std::array<QueryStats, kQueryBucketNames.size()> queries{};
     std::map<std::string, std::uint64_t> by_invariant;
   };

@@ -74,6 +74,9 @@ struct RunStats {
   std::uint64_t faults_armed = 0;
   std::uint64_t read_retries = 0;  // a read hit an injected storage failure
   std::uint64_t i6_waived = 0;
+  // The liveness phase could make no commit, so a commit-count trigger kept
+  // the cleaner from planning at quiescence and I6 was not judged.
+  bool i6_not_judged = false;
   std::uint64_t sweeps_begun = 0;    // orphan sweeps that took their metadata snapshot
   std::uint64_t sweeps = 0;          // orphan sweeps that listed, planned and deleted
   std::uint64_t sweeps_refused = 0;  // refused by the longest-write guard
