@@ -55,6 +55,17 @@ struct Table2 {
   bool exists(const std::string& path) { return storage.stat(path).ok(); }
 };
 
+/// Runs `seed` of the default swarm and checks that it ends without a
+/// violation after a run that got going.
+RunResult replay_clean(std::uint64_t seed) {
+  RunOptions o;
+  o.seed = seed;
+  const auto r = run_seed(o).value();
+  CHECK_MESSAGE(r.ok(), "seed ", seed, ": ", r.violations.empty() ? std::string() : r.violations.front().describe());
+  CHECK(r.stats.events > 100);
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("a slice a reader lease kept is cleaned once the lease ends, incrementally") {
@@ -104,13 +115,7 @@ TEST_CASE("issue 18: seeds 104775 and 116779 (a clean right after a truncated li
   // Both failed I6 before the listing check (plan/listing_check.hpp): the
   // listing lacked the base file of a slice whose log files it listed, the
   // logs attached elsewhere and were deleted. Replay: lakegc-sim --seed S --trace.
-  for (const std::uint64_t seed : {104775u, 116779u}) {
-    RunOptions o;
-    o.seed = seed;
-    const auto r = run_seed(o).value();
-    CHECK_MESSAGE(r.ok(), "seed ", seed, ": ", r.violations.empty() ? std::string() : r.violations.front().describe());
-    CHECK(r.stats.events > 100);  // the run got going
-  }
+  for (const std::uint64_t seed : {104775u, 116779u}) replay_clean(seed);
 }
 
 TEST_CASE("seeds 7004 and 7417 (a trigger that cannot fire; a dropped partition listed short) replay clean") {
@@ -119,14 +124,7 @@ TEST_CASE("seeds 7004 and 7417 (a trigger that cannot fire; a dropped partition 
   // no writer could commit at quiescence, so the cleaner's commit-count
   // trigger never fired and the check compared storage with a stale decision;
   // that seed is now reported as not judged. Replay: lakegc-sim --seed S --trace.
-  for (const std::uint64_t seed : {7004u, 7417u}) {
-    RunOptions o;
-    o.seed = seed;
-    const auto r = run_seed(o).value();
-    CHECK_MESSAGE(r.ok(), "seed ", seed, ": ", r.violations.empty() ? std::string() : r.violations.front().describe());
-    CHECK(r.stats.events > 100);
-    CHECK(r.stats.i6_not_judged == (seed == 7004u));
-  }
+  for (const std::uint64_t seed : {7004u, 7417u}) CHECK(replay_clean(seed).stats.i6_not_judged == (seed == 7004u));
 }
 
 }  // namespace lakegc::tests::regressions_test
