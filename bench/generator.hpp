@@ -61,6 +61,7 @@
 #include <fmt/format.h>
 
 #include "lakegc/core/load_view.hpp"
+#include "lakegc/core/named_files_index.hpp"
 #include "lakegc/core/table_metadata.hpp"
 #include "lakegc/core/table_view.hpp"
 #include "lakegc/hudi/avro/binary.hpp"
@@ -560,6 +561,8 @@ class MetadataCollector {
 
   TableMetadata take() && {
     // commit_info_of (the journal) sorts partitions; walks already are.
+    // The journal indexes the named files once per load.
+    md_.named_files = index_named_files(md_.commits);
     return std::move(md_);
   }
   TableMetadata& md() { return md_; }

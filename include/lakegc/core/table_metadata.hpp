@@ -9,6 +9,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,8 @@
 #include "lakegc/core/timeline.hpp"
 
 namespace lakegc {
+
+struct NamedFilesIndex;  // core/named_files_index.hpp
 
 struct ReplacedGroup {
   std::string partition;
@@ -96,6 +99,10 @@ struct TableMetadata {
   /// Why the table's archive could not be read, when it could not (then
   /// archived_completions is empty and such logs keep their uncertain slice).
   std::optional<std::string> archive_unreadable;
+  /// `commits`' named files by partition, built by the journal once per
+  /// load (index_named_files). Optional: a planner that finds none, or one
+  /// built from other commits, indexes for itself.
+  std::shared_ptr<const NamedFilesIndex> named_files;
 };
 
 }  // namespace lakegc

@@ -34,6 +34,7 @@
 #include <simdjson.h>
 
 #include "lakegc/core/load_view.hpp"
+#include "lakegc/core/named_files_index.hpp"
 #include "lakegc/core/table_metadata.hpp"
 #include "lakegc/hudi/avro_reader.hpp"
 #include "lakegc/hudi/in_flight.hpp"
@@ -287,6 +288,9 @@ template <ReadableStorage S>
       md.archive_unreadable = std::string(message_of(archived.status()));
     }
   }
+  // Once per load, so that every plan from it reads only the named files
+  // of the partitions it plans.
+  md.named_files = index_named_files(md.commits);
   return md;
 }
 

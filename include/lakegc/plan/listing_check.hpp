@@ -27,6 +27,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -41,6 +42,7 @@
 
 #include "lakegc/core/file_name.hpp"
 #include "lakegc/core/name_prefix_key.hpp"
+#include "lakegc/core/named_files_index.hpp"
 #include "lakegc/core/table_metadata.hpp"
 #include "lakegc/core/table_view.hpp"
 #include "lakegc/plan/clean_plan.hpp"
@@ -93,40 +95,59 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
   // move per file, not 64).
   struct Position {
     std::uint32_t partition;  // index into v.partitions()
-    std::uint32_t index;      // into named: commit order
+    std::uint32_t index;      // into named: per partition, commit order
     std::uint64_t id_key;     // name_prefix_key(file_id): most comparisons end here
   };
   std::vector<Named> named;
   std::vector<Position> order;
   absl::flat_hash_set<GroupKey> replaced;
+  // The commits by ordinal (the index's numbering); null where the commit
+  // is not a completed write, whose files no slice holds yet.
+  std::vector<std::pair<const InstantTime*, const CommitInfo*>> commits;
+  commits.reserve(md.commits.size());
   for (const auto& [t, info] : md.commits) {
     const Instant* i = md.timeline.find(t);
-    if (i == nullptr || !i->is_completed() || !is_write_action(i->action)) continue;
+    const bool completed_write = i != nullptr && i->is_completed() && is_write_action(i->action);
+    commits.emplace_back(completed_write ? &t : nullptr, &info);
+    if (!completed_write) continue;
     for (const ReplacedGroup& r : info.replaced) {
       if (is_wanted(r.partition)) replaced.emplace(r.partition, r.file_id);
     }
-    const bool touches = std::any_of(info.partitions_written.begin(), info.partitions_written.end(),
-                                     [&](const std::string& p) { return is_wanted(p); });
-    if (!touches && !info.partitions_written.empty()) continue;
-    // A commit's files come partition by partition: the answer for the
-    // previous file's partition is reused (hashing every committed file's
-    // partition was a tenth of an incremental plan).
-    std::string_view last_partition;
-    std::optional<std::uint32_t> last_index;
-    bool have_last = false;
-    for (const WrittenFile& f : info.files) {
-      if (!have_last || f.partition != last_partition) {
-        last_partition = f.partition;
-        const auto w = wanted.find(f.partition);
-        last_index = w == wanted.end() ? std::nullopt : std::optional<std::uint32_t>(w->second);
-        have_last = true;
+  }
+  // The named files of the wanted partitions, from the index: only their
+  // files are read (reading every file of every commit was most of an
+  // incremental plan). False when the index does not fit the commits.
+  auto collect = [&](const NamedFilesIndex& index) {
+    named.clear();
+    order.clear();
+    for (std::uint32_t pi : partitions) {
+      const std::string_view path = v.partitions()[pi].path;
+      const auto runs = index.by_partition.find(absl::string_view(path.data(), path.size()));
+      if (runs == index.by_partition.end()) continue;
+      for (const NamedFilesIndex::Run& run : runs->second) {
+        if (run.commit >= commits.size()) return false;
+        const auto [t, info] = commits[run.commit];
+        if (run.end > info->files.size()) return false;
+        if (t == nullptr) continue;
+        for (std::uint32_t k = run.begin; k < run.end; ++k) {
+          const WrittenFile& f = info->files[k];
+          if (f.partition != path) return false;
+          const auto parsed = scan_data_file_name(f.name);
+          if (!parsed) continue;
+          order.push_back({pi, static_cast<std::uint32_t>(named.size()), name_prefix_key(parsed->file_id)});
+          named.push_back({parsed->file_id, {f.name, parsed->instant, *t, parsed->is_log}});
+        }
       }
-      if (!last_index) continue;
-      const auto parsed = scan_data_file_name(f.name);
-      if (!parsed) continue;
-      order.push_back({*last_index, static_cast<std::uint32_t>(named.size()), name_prefix_key(parsed->file_id)});
-      named.push_back({parsed->file_id, {f.name, parsed->instant, t, parsed->is_log}});
     }
+    return true;
+  };
+  const NamedFilesIndex* index = md.named_files.get();
+  if (index == nullptr || index->shape != commits_shape(md.commits) || !collect(*index)) {
+    // No index, or one built from other commits: this plan builds its own.
+    const auto own = index_named_files(md.commits);
+    const bool fits = collect(*own);
+    assert(fits);
+    (void)fits;
   }
   // Partitions and groups are checked in name order (the view's partitions
   // are in path order, so by index); a group's files keep the order the

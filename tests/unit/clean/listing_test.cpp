@@ -159,4 +159,49 @@ TEST_CASE("issue 18: a listing lacking a compaction's base file skips the partit
   CHECK(next.skipped_partitions.empty());
 }
 
+TEST_CASE("the journal's index of named files is used when it fits the commits, and rebuilt when it does not") {
+  // The layout-1 table of the test above: the listing lacks a log of the
+  // newest slice, which only the last deltacommit's metadata names.
+  TestTable t(TimelineLayout::v1);
+  t.commit({kA});
+  const InstantTime c1 = t.commit({kA});
+  t.deltacommit({kA}, {c1});
+  const TableMetadata before_last = t.md();  // the last deltacommit not yet written
+  t.deltacommit({kA}, {c1});
+  for (int i = 0; i < 3; ++i) t.commit({kOther});
+  TableMetadata md = t.md();
+  std::string last_log;
+  for (const auto& f : t.files("p")) {
+    if (f.front() == '.') last_log = f;
+  }
+  const TableView partial = view_without(t, md, {"p/" + last_log});
+  auto policy = cleaning(keep_latest_commits{2}, guard::savepoints, guard::pending_table_services);
+  auto gap_file = [&](const TableMetadata& m) {
+    const CleanPlan plan = plan_clean(partial, m, policy, CleanContext{t.now, {}}).value();
+    return plan.skipped_partitions.empty() ? std::string() : plan.skipped_partitions[0].file;
+  };
+
+  md.named_files.reset();
+  REQUIRE(gap_file(md) == last_log);  // no index: the plan indexes for itself
+
+  md.named_files = index_named_files(md.commits);
+  CHECK(gap_file(md) == last_log);
+
+  // An index of the commits before the last deltacommit does not know the
+  // missing log: used as it is, the partition would be planned from the
+  // partial listing. Its shape differs, so the plan indexes for itself.
+  const auto stale = index_named_files(before_last.commits);
+  REQUIRE(stale->shape != commits_shape(md.commits));
+  md.named_files = stale;
+  CHECK(gap_file(md) == last_log);
+
+  // Same shape, but p's runs point at another partition's file (an edit
+  // after indexing): the per-file partition check catches it.
+  auto moved = std::make_shared<NamedFilesIndex>(*index_named_files(md.commits));
+  REQUIRE(md.commits.rbegin()->second.files.front().partition == "q");
+  moved->by_partition["p"] = {{static_cast<std::uint32_t>(md.commits.size() - 1), 0, 1}};
+  md.named_files = moved;
+  CHECK(gap_file(md) == last_log);
+}
+
 }  // namespace lakegc::tests::listing_test
