@@ -4,8 +4,10 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/huge_pages.hpp"
 
 int main(int argc, char** argv) {
+  lakegc::cli::restart_with_huge_pages(argv);
   const std::vector<std::string> args(argv + 1, argv + argc);
   return lakegc::cli::run(args);
 }
