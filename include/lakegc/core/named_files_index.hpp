@@ -11,8 +11,9 @@
 // The index refers to files by position: commit ordinal (in the order of
 // TableMetadata::commits) and index into that commit's files. A "shape"
 // hash of every commit's key and file count tells a stale index from a
-// fresh one; a user of the index also checks each file's partition, so an
-// edit that keeps the shape is caught there (see named_files_in).
+// fresh one; find_listing_gaps also checks each file it reads is in the
+// run's partition. Not caught: a file's partition renamed in place after
+// indexing (nothing in lakegc edits loaded metadata; index again if you do).
 #pragma once
 
 #include <cstdint>
