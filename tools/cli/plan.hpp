@@ -56,8 +56,9 @@ struct PlanReport {
   /// The retention rule's boundary, when the plan's earliest instant to
   /// retain was held back before it at a guarded replacecommit.
   std::optional<InstantTime> boundary_held_from;
-  /// Stats made for the sizes of planned files (the listing makes none).
-  std::size_t size_stats = 0;
+  /// How the sizes of planned files were found (the listing gives none):
+  /// base files from commit metadata, the rest a stat each.
+  PlannedSizes sizes;
 };
 
 /// Why a boundary is held (JSON `reasons.boundary_held.why`, text note).
@@ -109,7 +110,7 @@ inline std::string describe(const config::runtime_cleaning_policy& p) {
     for (std::string& name : keep_reason_names(sv.kept, versions)) reasons.insert(std::move(name));
   };
   LAKEGC_ASSIGN_OR_RETURN(r.plan, plan_clean(view, md, policy, ctx, &r.scope, &why));
-  LAKEGC_ASSIGN_OR_RETURN(r.size_stats, stat_unknown_sizes(*table.storage, r.plan));
+  LAKEGC_ASSIGN_OR_RETURN(r.sizes, fill_planned_sizes(*table.storage, r.plan, md));
   r.boundary_held_from = boundary_held_from(md, policy, ctx, r.plan);
   return r;
 }

@@ -98,10 +98,11 @@ template <Storage S, Journal J, CleaningPolicy P>
     return report;
   }
 
-  // Names only; then a stat per planned file for its size (planned_sizes.hpp).
+  // Names only; then the sizes of planned files: from commit metadata, or a
+  // stat each (planned_sizes.hpp).
   LAKEGC_ASSIGN_OR_RETURN(TableView view, load_view(storage, md, FileSizes::not_needed));
   LAKEGC_ASSIGN_OR_RETURN(CleanPlan plan, plan_clean(view, md, policy, ctx, &report.scope));
-  LAKEGC_RETURN_IF_ERROR(stat_unknown_sizes(storage, plan).status());
+  LAKEGC_RETURN_IF_ERROR(fill_planned_sizes(storage, plan, md).status());
   report.plan = plan;
   if (!plan.has_work() && !plan.empty_clean) {
     report.skipped_reason = "nothing to clean";

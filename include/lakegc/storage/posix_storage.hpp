@@ -8,7 +8,9 @@
 // openat(O_NOFOLLOW | O_DIRECTORY) and each final file with O_NOFOLLOW, so
 // neither a `..` (refused up front by detail::check_relative_path) nor a
 // symbolic link anywhere on the path can lead outside the root, even if the
-// tree changes between two calls. Symbolic links are never followed:
+// tree changes between two calls. read() first asks the kernel for the same
+// guarantee in one openat2 call (storage/open_beneath.hpp) and walks the
+// components only when that fails. Symbolic links are never followed:
 //   * list() skips them (a link is neither a file nor a directory of the
 //     table), as it skips sockets, FIFOs and devices: only regular files
 //     are listed;
@@ -71,6 +73,7 @@
 #include <vector>
 
 #include "lakegc/core/status.hpp"
+#include "lakegc/storage/open_beneath.hpp"
 #include "lakegc/storage/path.hpp"
 #include "lakegc/storage/storage.hpp"
 
@@ -170,32 +173,24 @@ class posix_storage {
 
   [[nodiscard]] StatusOr<std::string> read(std::string_view path) {
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(path, "read"));
-    const auto [parent, name] = detail::split_parent(path);
-    LAKEGC_ASSIGN_OR_RETURN(const detail::unique_fd dir, open_dir("read", path, parent, walk::lookup));
     // O_NONBLOCK: opening a FIFO must not hang; it is refused just below.
-    const detail::unique_fd fd(
-        ::openat(dir_fd(dir), std::string(name).c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
+    constexpr int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
+    detail::unique_fd fd(detail::open_beneath(root_.get(), std::string(path), flags));
     if (!fd) {
-      const int err = errno;
-      if (err == ELOOP) return symlink_refused("read", path, path);
-      return sys_error(err, "read", path);
+      // The component walk: slower, and the one that words errors.
+      const auto [parent, name] = detail::split_parent(path);
+      LAKEGC_ASSIGN_OR_RETURN(const detail::unique_fd dir, open_dir("read", path, parent, walk::lookup));
+      fd = detail::unique_fd(::openat(dir_fd(dir), std::string(name).c_str(), flags));
+      if (!fd) {
+        const int err = errno;
+        if (err == ELOOP) return symlink_refused("read", path, path);
+        return sys_error(err, "read", path);
+      }
     }
     struct ::stat st {};
     if (::fstat(fd.get(), &st) != 0) return sys_error(errno, "read", path);
     LAKEGC_RETURN_IF_ERROR(require_regular(st, "read", path));
-    std::string out;
-    out.reserve(static_cast<std::size_t>(st.st_size));
-    char buf[1 << 16];
-    while (true) {
-      const ssize_t n = ::read(fd.get(), buf, sizeof buf);
-      if (n == 0) break;
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        return sys_error(errno, "read", path);
-      }
-      out.append(buf, static_cast<std::size_t>(n));
-    }
-    return out;
+    return read_all(fd.get(), static_cast<std::size_t>(st.st_size), path);
   }
 
   [[nodiscard]] Status write_if_absent(std::string_view path, std::string_view bytes) {
@@ -285,6 +280,29 @@ class posix_storage {
     if (::fstatat(dfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return sys_error(errno, "stat", path);
     LAKEGC_RETURN_IF_ERROR(require_regular(st, "stat", path));
     return FileInfo{std::string(path), static_cast<std::uint64_t>(st.st_size), detail::mtime_ms_of(st)};
+  }
+
+  // The whole file, read straight into the string. The buffer is one byte
+  // larger than the size fstat gave, so a file that has not changed since
+  // is read in one call: a read that stops short of the buffer at or past
+  // that size is the end of the file. A file that grew is read on until a
+  // read returns 0.
+  [[nodiscard]] StatusOr<std::string> read_all(int fd, std::size_t size, std::string_view path) const {
+    std::string out(size + 1, '\0');
+    std::size_t got = 0;
+    while (true) {
+      if (got == out.size()) out.resize(out.size() + std::max<std::size_t>(out.size(), 1 << 16));
+      const ssize_t n = ::read(fd, out.data() + got, out.size() - got);
+      if (n == 0) break;
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return sys_error(errno, "read", path);
+      }
+      got += static_cast<std::size_t>(n);
+      if (got >= size && got < out.size()) break;
+    }
+    out.resize(got);
+    return out;
   }
 
   // How open_dir treats a missing or non-directory component.

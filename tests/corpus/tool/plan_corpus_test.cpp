@@ -199,6 +199,7 @@ void check_json(const cli::PlanReport& r) {
 TEST_CASE("plan clean agrees with the reference planner and never names a file of the latest snapshot") {
   std::size_t checked_by_hand = 0;
   std::size_t nonempty = 0;
+  std::size_t sizes_from_commits = 0;
   for (const auto& table : corpus_tables()) {
     auto t = cli::open_table(unzipped(table).string());
     REQUIRE_MESSAGE(t.ok(), message_of(t.status()));
@@ -225,10 +226,12 @@ TEST_CASE("plan clean agrees with the reference planner and never names a file o
       CHECK(got.policy == want.policy);
       CHECK(got.earliest_instant_to_retain == want.earliest_instant_to_retain);
       CHECK(got.last_completed_commit_timestamp == want.last_completed_commit_timestamp);
-      // Sizes included: the plan's come from a stat per planned file (the
-      // listing gave none), the reference's from a listing with sizes.
+      // Sizes included: the plan's come from commit metadata (base files)
+      // or a stat per planned file (the listing gave none), the
+      // reference's from a listing with sizes.
       CHECK(got.files_per_partition == want.files_per_partition);
-      CHECK(report->size_stats == got.file_count());
+      CHECK(report->sizes.from_commits + report->sizes.stats == got.file_count());
+      sizes_from_commits += report->sizes.from_commits;
       CHECK(got.partitions_to_be_deleted == want.partitions_to_be_deleted);
       CHECK(got.extra_metadata == want.extra_metadata);
       for (const std::string& p : paths_of(got)) CHECK_MESSAGE(!latest.contains(p), p);
@@ -251,6 +254,8 @@ TEST_CASE("plan clean agrees with the reference planner and never names a file o
   }
   CHECK(checked_by_hand == by_hand().size());
   CHECK(nonempty > 0);
+  // Real commit metadata gave sizes, and they are the files' own (above).
+  CHECK(sizes_from_commits > 0);
 }
 
 TEST_CASE("the overwrite table under file versions: two partitions emptied by replacement go") {

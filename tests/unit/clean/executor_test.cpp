@@ -113,6 +113,39 @@ TEST_CASE("a plan made without listed sizes asks for each planned file's size, a
   CHECK(message_of(failed.status()).find("a/") != std::string_view::npos);
 }
 
+TEST_CASE("a planned base file takes its size from the commit that wrote it; a log file and an unnamed file do not") {
+  const auto t = [](std::string_view s) { return InstantTime::parse(s).value(); };
+  TableMetadata md;
+  md.commits[t("20240101000000000")].files = {
+      {"a", "g1_1-0-1_20240101000000000.parquet", 100},
+      {"a", ".g2_20240101000000000.log.1_1-0-1", 7},
+      {"b", "g3_1-0-1_20240101000000000.parquet", 300},
+  };
+  md.commits[t("20240102000000000")].files = {{"a", "g4_1-0-1_20240102000000000.parquet", 400}};
+  md.named_files = index_named_files(md.commits);
+  const auto unknown = [](std::string name) {
+    return PlannedDelete{std::move(name), FileEntry::kUnknownSize, DeleteReason::older_than_boundary, {}};
+  };
+  CleanPlan plan;
+  plan.files_per_partition["a"] = {
+      unknown("g1_1-0-1_20240101000000000.parquet"), unknown(".g2_20240101000000000.log.1_1-0-1"),
+      unknown("g4_1-0-1_20240102000000000.parquet"), unknown("g5_1-0-1_20240103000000000.parquet")};
+  // Named by a commit, but in another partition.
+  plan.files_per_partition["c"] = {unknown("g3_1-0-1_20240101000000000.parquet")};
+  const std::vector<std::uint64_t> want_a = {100, FileEntry::kUnknownSize, 400, FileEntry::kUnknownSize};
+
+  CleanPlan with_index = plan;
+  CHECK(sizes_from_commits(with_index, md) == 2);
+  for (std::size_t i = 0; i < want_a.size(); ++i) CHECK(with_index.files_per_partition.at("a")[i].size == want_a[i]);
+  CHECK(with_index.files_per_partition.at("c")[0].size == FileEntry::kUnknownSize);
+
+  // An index of other commits is not used: the answer comes from the commits.
+  md.commits[t("20240102000000000")].files.push_back({"b", "g6_1-0-1_20240102000000000.parquet", 600});
+  plan.files_per_partition["b"] = {unknown("g6_1-0-1_20240102000000000.parquet")};
+  CHECK(sizes_from_commits(plan, md) == 3);
+  CHECK(plan.files_per_partition.at("b")[0].size == 600);
+}
+
 TEST_CASE("PR 18034: a planned file that is already gone counts as deleted and the clean completes") {
   TestTable t;
   build_table(t);
