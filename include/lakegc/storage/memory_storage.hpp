@@ -5,11 +5,8 @@
 //
 // * Deterministic: files sit in a std::map ordered by detail::listing_order,
 //   so a listing is a plain in-order walk and comes out exactly as
-//   posix_storage lists the same tree. Nothing is ever taken from the wall
-//   clock or an address, and nothing is walked in a hash map's order: the
-//   hash index beside the map (path -> map node) only answers lookups of
-//   one exact path (stat, read, remove, create), which a search of the map
-//   made a fifth of hudi::journal::load's time over this storage.
+//   posix_storage lists the same tree. Nothing is ever taken from a hash
+//   map, the wall clock or an address.
 // * Directories are implicit, as in an object store: a directory exists iff
 //   some file's path starts with `dir/`. There are no empty directories, so
 //   removing a directory's last file removes the directory, and remove() of
@@ -55,8 +52,6 @@
 #include <utility>
 #include <vector>
 
-#include <absl/container/flat_hash_map.h>
-
 #include "lakegc/core/status.hpp"
 #include "lakegc/storage/path.hpp"
 #include "lakegc/storage/storage.hpp"
@@ -78,17 +73,6 @@ class memory_storage {
   /// (each successful write takes the next value).
   explicit memory_storage(clock_fn now_ms = {}) : now_ms_(std::move(now_ms)) {}
 
-  // The index points into the map's nodes: a move keeps them, a copy
-  // rebuilds it over the copy's own.
-  memory_storage(const memory_storage& other) : memory_storage(copy_tag{}, other) {}
-  memory_storage& operator=(const memory_storage& other) {
-    if (this != &other) *this = memory_storage(other);
-    return *this;
-  }
-  memory_storage(memory_storage&&) noexcept = default;
-  memory_storage& operator=(memory_storage&&) noexcept = default;
-  ~memory_storage() = default;
-
   // --- Storage ---------------------------------------------------------------
 
   /// Visits the files below `dir` in listing order (see Storage).
@@ -99,7 +83,7 @@ class memory_storage {
     LAKEGC_RETURN_IF_ERROR(begin(storage_op::list));
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(dir, "list", /*allow_root=*/true));
     if (!dir.empty()) {
-      if (by_path_.contains(dir)) return not_a_directory("list", dir);
+      if (files_.contains(dir)) return not_a_directory("list", dir);
       if (!is_dir(dir)) return missing("list", dir, "no such directory");
     }
     std::optional<std::size_t> limit = std::exchange(truncate_next_, std::nullopt);
@@ -163,7 +147,7 @@ class memory_storage {
   [[nodiscard]] StatusOr<FileInfo> stat(std::string_view path) {
     LAKEGC_RETURN_IF_ERROR(begin(storage_op::stat));
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(path, "stat"));
-    const auto it = find(path);
+    const auto it = files_.find(path);
     if (it == files_.end()) return absent("stat", path);
     return FileInfo{it->first, it->second.size, it->second.mtime_ms};
   }
@@ -173,7 +157,7 @@ class memory_storage {
   [[nodiscard]] StatusOr<std::string> read(std::string_view path) {
     LAKEGC_RETURN_IF_ERROR(begin(storage_op::read));
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(path, "read"));
-    const auto it = find(path);
+    const auto it = files_.find(path);
     if (it == files_.end()) return absent("read", path);
     if (!it->second.bytes) {
       return absl::FailedPreconditionError("read " + detail::quote_path(path) +
@@ -208,7 +192,7 @@ class memory_storage {
   /// absent. Not a Storage call: never counted or failed.
   [[nodiscard]] Status set_mtime(std::string_view path, std::int64_t mtime_ms) {
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(path, "set_mtime"));
-    const auto it = find(path);
+    const auto it = files_.find(path);
     if (it == files_.end()) return missing("set_mtime", path, "no such file");
     it->second.mtime_ms = mtime_ms;
     return Status();
@@ -287,30 +271,6 @@ class memory_storage {
   };
   using file_map = std::map<std::string, object, detail::listing_order>;
 
-  struct copy_tag {};
-  // Everything but the index is copied member by member; the index is
-  // rebuilt over the new map's nodes.
-  memory_storage(copy_tag, const memory_storage& o)
-      : files_(o.files_),
-        erasures_(o.erasures_),
-        changes_(o.changes_),
-        now_ms_(o.now_ms_),
-        counter_(o.counter_),
-        total_bytes_(o.total_bytes_),
-        armed_(o.armed_),
-        calls_(o.calls_),
-        truncate_next_(o.truncate_next_),
-        mutations_left_(o.mutations_left_),
-        crashed_(o.crashed_) {
-    by_path_.reserve(files_.size());
-    for (auto it = files_.begin(); it != files_.end(); ++it) by_path_.emplace(it->first, it);
-  }
-
-  file_map::iterator find(std::string_view path) {
-    const auto hit = by_path_.find(path);
-    return hit == by_path_.end() ? files_.end() : hit->second;
-  }
-
   static constexpr std::size_t index(storage_op op) noexcept { return static_cast<std::size_t>(op); }
 
   // Every Storage call starts here: count it, then a crash or an armed
@@ -347,7 +307,7 @@ class memory_storage {
   // The first proper prefix of `path` that is a file, if any.
   std::optional<std::string_view> file_ancestor(std::string_view path) const {
     for (std::size_t slash = path.find('/'); slash != std::string_view::npos; slash = path.find('/', slash + 1)) {
-      if (by_path_.contains(path.substr(0, slash))) return path.substr(0, slash);
+      if (files_.contains(path.substr(0, slash))) return path.substr(0, slash);
     }
     return std::nullopt;
   }
@@ -377,15 +337,14 @@ class memory_storage {
                               std::uint64_t size) {
     LAKEGC_RETURN_IF_ERROR(begin(storage_op::write));
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(path, op));
-    if (by_path_.contains(path) || is_dir(path)) {
+    if (files_.contains(path) || is_dir(path)) {
       return absl::AlreadyExistsError(std::string(op) + " " + detail::quote_path(path) + ": already exists");
     }
     if (const auto file = file_ancestor(path)) {
       return absl::FailedPreconditionError(std::string(op) + " " + detail::quote_path(path) + ": " +
                                            detail::quote_path(*file) + " is a file, not a directory");
     }
-    const auto it = files_.emplace(std::string(path), object{std::move(bytes), size, now()}).first;
-    by_path_.emplace(it->first, it);
+    files_.emplace(std::string(path), object{std::move(bytes), size, now()});
     total_bytes_ += size;
     mutated();
     return Status();
@@ -394,10 +353,9 @@ class memory_storage {
   [[nodiscard]] Status remove_one(std::string_view path) {
     LAKEGC_RETURN_IF_ERROR(begin(storage_op::remove));
     LAKEGC_RETURN_IF_ERROR(detail::check_relative_path(path, "remove"));
-    const auto it = find(path);
+    const auto it = files_.find(path);
     if (it == files_.end()) return absent("remove", path);
     total_bytes_ -= it->second.size;
-    by_path_.erase(std::string_view(it->first));
     files_.erase(it);
     ++erasures_;
     mutated();
@@ -405,9 +363,8 @@ class memory_storage {
   }
 
   file_map files_;
-  absl::flat_hash_map<std::string_view, file_map::iterator> by_path_;  // every file of files_, by path
-  std::uint64_t erasures_ = 0;                                         // files erased so far: list() re-seeks after one
-  std::uint64_t changes_ = 0;                                          // files created and removed so far: changes()
+  std::uint64_t erasures_ = 0;  // files erased so far: list() re-seeks after one
+  std::uint64_t changes_ = 0;   // files created and removed so far: changes()
   clock_fn now_ms_;
   std::int64_t counter_ = 0;
   std::uint64_t total_bytes_ = 0;
