@@ -97,8 +97,8 @@ inline std::string describe(const config::runtime_cleaning_policy& p) {
   }
   r.not_due = clean_not_due(md, policy.scope());
   if (r.not_due) return r;
-  // Names only: the sizes of the files the plan deletes are asked for
-  // below, a stat per planned file instead of one per listed file.
+  // Names only: the sizes of the files the plan deletes are found below,
+  // from commit metadata or a stat per planned file, not one per listed file.
   LAKEGC_ASSIGN_OR_RETURN(TableView view, list_view(table, md, show_progress, FileSizes::not_needed));
   CleanContext ctx;
   ctx.now_ms = now_ms;
