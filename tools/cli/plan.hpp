@@ -115,9 +115,9 @@ inline std::string describe(const config::runtime_cleaning_policy& p) {
   return r;
 }
 
-inline std::string plan_json(const PlanReport& r) {
+/// Writes the report's JSON document (docs/cli-json.md) to `w`.
+inline void write_plan_json(json_writer& w, const PlanReport& r) {
   const CleanPlan& p = r.plan;
-  json_writer w;
   w.begin_object();
   if (r.not_due) {
     w.key("plan").null();
@@ -126,7 +126,7 @@ inline std::string plan_json(const PlanReport& r) {
     w.end_array();
     w.key("bytes_reclaimable").value(std::uint64_t{0});
     w.end_object();
-    return w.str();
+    return;
   }
   w.key("plan").begin_object();
   w.key("earliestInstantToRetain").value(detail::instant_or_null(p.earliest_instant_to_retain));
@@ -196,6 +196,12 @@ inline std::string plan_json(const PlanReport& r) {
   w.end_object();
   w.key("bytes_reclaimable").value(p.bytes());
   w.end_object();
+}
+
+/// The report's JSON document as a string.
+inline std::string plan_json(const PlanReport& r) {
+  json_writer w;
+  write_plan_json(w, r);
   return std::move(w).take();
 }
 

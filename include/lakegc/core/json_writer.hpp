@@ -1,12 +1,15 @@
 // File: lakegc/core/json_writer.hpp
 // -----------------------------------------------------------------------------
 // A small streaming JSON writer for machine-readable output (the tool's
-// `--json`, clean reports): two-space
+// `--json`, clean reports): the whole document as a string, or handed to a
+// sink in pieces as it is written; two-space
 // indentation, keys in the order written (the documented shapes are stable,
 // so the order is part of them), strings escaped per RFC 8259.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <iterator>
 #include <optional>
 #include <string>
@@ -54,8 +57,21 @@ inline std::string json_quote(std::string_view s) {
   return out;
 }
 
+/// Where a json_writer made with one sends its text.
+using json_sink = std::function<void(std::string_view)>;
+
 class json_writer {
  public:
+  /// A writer that keeps the whole document (str(), take()).
+  json_writer() = default;
+  /// A writer that hands its text to `sink` in pieces of about
+  /// kSpillBytes as it goes, and the rest at finish(): a plan's JSON is
+  /// hundreds of MB, and building it whole before printing it was that much
+  /// more memory, touched page by page.
+  explicit json_writer(json_sink sink) : sink_(std::move(sink)) {}
+
+  static constexpr std::size_t kSpillBytes = std::size_t{1} << 20;
+
   json_writer& begin_object() { return open('{'); }
   json_writer& end_object() { return close('}'); }
   json_writer& begin_array() { return open('['); }
@@ -108,13 +124,18 @@ class json_writer {
     return end_array();
   }
 
-  /// The document, ending with a newline.
+  /// The document, ending with a newline (a writer without a sink).
   std::string str() const { return out_ + "\n"; }
   /// The same, moved out of the writer (a plan's JSON is hundreds of MB:
   /// no copy).
   std::string take() && {
     out_ += '\n';
     return std::move(out_);
+  }
+  /// Ends the document with a newline and hands the sink what is left.
+  void finish() {
+    out_ += '\n';
+    spill();
   }
 
  private:
@@ -138,6 +159,7 @@ class json_writer {
   // Before a value or key: a comma after a sibling, then a new line, except
   // right after a key (the value follows on its line).
   void separate() {
+    if (sink_ && out_.size() >= kSpillBytes) spill();
     if (after_key_) {
       after_key_ = false;
       return;
@@ -152,7 +174,13 @@ class json_writer {
     out_.append(levels_.size() * 2, ' ');
   }
   void quote(std::string_view s) { append_json_quoted(out_, s); }
+  void spill() {
+    if (!sink_) return;
+    sink_(out_);
+    out_.clear();
+  }
 
+  json_sink sink_;
   std::string out_;
   std::vector<Level> levels_;
   bool after_key_ = false;

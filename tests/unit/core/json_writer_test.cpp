@@ -6,9 +6,14 @@
 #include <doctest/doctest.h>
 #include <simdjson.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
+
+#include <fmt/format.h>
 
 namespace lakegc::tests::json_writer_test {
 namespace {
@@ -57,6 +62,37 @@ TEST_CASE("a written document parses, keeps key order, and take() moves out what
   REQUIRE(parser.parse(moved).get(root) == simdjson::SUCCESS);
   CHECK(root["a"].at(0).get_string().value() == "x\ny");
   CHECK(root["b\""].get_uint64().value() == 18446744073709551615ULL);
+}
+
+TEST_CASE("a writer with a sink hands over the same document in pieces, none much above kSpillBytes") {
+  const auto write = [](json_writer& w) {
+    w.begin_object();
+    w.key("files").begin_array();
+    // About 3 MiB of paths: the sink must be called before the end.
+    for (int i = 0; i < 60'000; ++i)
+      w.value(fmt::format("partition={}/file-{:06d}_1-0-1_20240101000000000.parquet", i % 7, i));
+    w.end_array();
+    w.key("n").value(std::uint64_t{60'000});
+    w.end_object();
+  };
+  json_writer whole;
+  write(whole);
+  const std::string want = std::move(whole).take();
+  REQUIRE(want.size() > 2 * json_writer::kSpillBytes);
+
+  std::string got;
+  std::size_t pieces = 0;
+  std::size_t largest = 0;
+  json_writer streamed([&](std::string_view piece) {
+    got += piece;
+    ++pieces;
+    largest = std::max(largest, piece.size());
+  });
+  write(streamed);
+  CHECK(pieces >= 2);  // handed over while written, not once at the end
+  streamed.finish();
+  CHECK(got == want);
+  CHECK(largest < json_writer::kSpillBytes + 4096);
 }
 
 }  // namespace
