@@ -71,4 +71,14 @@ inline std::shared_ptr<const NamedFilesIndex> index_named_files(const std::map<I
   return index;
 }
 
+/// The journal's index of md's named files when it was built from these
+/// commits; otherwise one built now, which `own` keeps alive.
+inline const NamedFilesIndex& current_named_files(const TableMetadata& md,
+                                                  std::shared_ptr<const NamedFilesIndex>& own) {
+  const NamedFilesIndex* index = md.named_files.get();
+  if (index != nullptr && index->shape == commits_shape(md.commits)) return *index;
+  own = index_named_files(md.commits);
+  return *own;
+}
+
 }  // namespace lakegc

@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <memory>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -141,10 +142,12 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
     }
     return true;
   };
-  const NamedFilesIndex* index = md.named_files.get();
-  if (index == nullptr || index->shape != commits_shape(md.commits) || !collect(*index)) {
-    // No index, or one built from other commits: this plan builds its own.
-    const auto own = index_named_files(md.commits);
+  std::shared_ptr<const NamedFilesIndex> own;
+  if (!collect(current_named_files(md, own))) {
+    // The journal's index fits the commits' shape but not their files:
+    // this plan builds its own (an index built now always fits).
+    assert(own == nullptr);
+    own = index_named_files(md.commits);
     const bool fits = collect(*own);
     assert(fits);
     (void)fits;

@@ -44,11 +44,7 @@ namespace lakegc {
 /// log files are left alone). Returns the number of sizes filled in.
 inline std::size_t sizes_from_commits(CleanPlan& plan, const TableMetadata& md) {
   std::shared_ptr<const NamedFilesIndex> own;
-  const NamedFilesIndex* index = md.named_files.get();
-  if (index == nullptr || index->shape != commits_shape(md.commits)) {
-    own = index_named_files(md.commits);
-    index = own.get();
-  }
+  const NamedFilesIndex& index = current_named_files(md, own);
   std::vector<const CommitInfo*> by_ordinal;
   by_ordinal.reserve(md.commits.size());
   for (const auto& [t, info] : md.commits) by_ordinal.push_back(&info);
@@ -56,8 +52,8 @@ inline std::size_t sizes_from_commits(CleanPlan& plan, const TableMetadata& md) 
   std::size_t filled = 0;
   absl::flat_hash_map<std::string_view, std::uint64_t> sizes;  // base file name -> size, one partition
   for (auto& [partition, files] : plan.files_per_partition) {
-    const auto runs = index->by_partition.find(absl::string_view(partition.data(), partition.size()));
-    if (runs == index->by_partition.end()) continue;
+    const auto runs = index.by_partition.find(absl::string_view(partition.data(), partition.size()));
+    if (runs == index.by_partition.end()) continue;
     sizes.clear();
     for (const NamedFilesIndex::Run& run : runs->second) {
       if (run.commit >= by_ordinal.size()) continue;
