@@ -560,7 +560,7 @@ class MetadataCollector {
   }
 
   TableMetadata take() && {
-    // commit_info_of (the journal) sorts partitions; walks already are.
+    // decode_commit_info (the journal) reports partitions sorted; walks already are.
     // The journal indexes the named files once per load.
     md_.named_files = index_named_files(md_.commits);
     return std::move(md_);

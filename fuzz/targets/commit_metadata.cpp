@@ -6,9 +6,12 @@
 // lakegc writes the format (the DELETE_PARTITION replacecommit of `lakegc
 // ttl --execute`, hudi/delete_partition_commit.hpp): the replaced file
 // groups that were read, written as a completed replacecommit in either
-// layout, read back as that replacecommit.
+// layout, read back as that replacecommit. The journal's own decoder
+// (decode_commit_info, which keeps a file name and a size per write stat) must
+// agree with the full one on every input: the same error, or the same files.
 #include "../target.hpp"
 #include "lakegc/hudi/delete_partition_commit.hpp"
+#include "lakegc/hudi/load_metadata.hpp"
 #include "lakegc/hudi/metadata_codec.hpp"
 
 namespace {
@@ -39,10 +42,26 @@ void replacecommit_round_trip(const lakegc::hudi::CommitMetadata& read) {
   }
 }
 
+void journal_decoder_agrees(const absl::StatusOr<lakegc::hudi::CommitMetadata>& full, std::string_view data) {
+  namespace hudi = lakegc::hudi;
+  const auto info = hudi::detail::decode_commit_info(data, "fuzz.commit");
+  if (info.status() != full.status()) {
+    lakegc::fuzz::fail("decode_commit_info says '{}', decode_commit_metadata '{}'", info.status().ToString(),
+                       full.status().ToString());
+  }
+  if (!full.ok()) return;
+  std::vector<lakegc::WrittenFile> files;
+  for (const auto& ws : full->write_stats) {
+    if (!ws.path.empty()) files.push_back({ws.partition_path, hudi::detail::file_name_of(ws.path), ws.file_size_bytes});
+  }
+  if (info->files != files) lakegc::fuzz::fail("decode_commit_info's files differ from decode_commit_metadata's");
+}
+
 }  // namespace
 
 LAKEGC_FUZZ_TARGET(commit_metadata) {
   auto m = lakegc::hudi::decode_commit_metadata(data, "fuzz.commit");
+  journal_decoder_agrees(m, data);
   if (m.ok()) replacecommit_round_trip(*m);
   return m.status();
 }

@@ -28,6 +28,8 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include <array>
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -35,6 +37,7 @@
 #include <iterator>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -76,6 +79,7 @@ class json_node {
   json_node() = default;
   explicit json_node(simdjson::dom::element e) : e_(e), present_(true) {}
 
+  bool is_present() const { return present_; }
   bool is_null() const { return !present_ || e_.is_null(); }
   bool is_record() const { return present_ && e_.is_object(); }
   bool is_map() const { return is_record(); }
@@ -195,16 +199,26 @@ class where_path {
       lakegc::detail::to_absl(fmt::format("{}: expected {}, found {}", where.str(), expected, found)));
 }
 
-/// Optional string: null or absent -> "".
+/// Optional string: null or absent -> "". The view lives as long as the
+/// parsed document (json_node) or the datum.
 template <class Node>
-[[nodiscard]] Status read_string(const Node& n, const where_path& where, std::string& out) {
+[[nodiscard]] Status read_string_view(const Node& n, const where_path& where, std::string_view& out) {
   if (n.is_null()) {
-    out.clear();
+    out = {};
     return Status();
   }
   const auto s = n.as_string();
   if (!s) return shape_error(where, "string", n.kind_name());
-  out.assign(*s);
+  out = *s;
+  return Status();
+}
+
+/// Optional string: null or absent -> "".
+template <class Node>
+[[nodiscard]] Status read_string(const Node& n, const where_path& where, std::string& out) {
+  std::string_view v;
+  LAKEGC_RETURN_IF_ERROR(read_string_view(n, where, v));
+  out.assign(v);
   return Status();
 }
 
@@ -313,51 +327,144 @@ inline std::string file_name_of(std::string_view path) {
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
-/// HoodieCommitMetadata / HoodieReplaceCommitMetadata from either encoding
-/// (the JSON field names are the Avro ones, docs/hudi-formats.md, "Instant files").
+/// How a decoder holds on to a node it comes back to: a json_node is a small
+/// handle into the parsed document and is copied; an avro::datum owns its
+/// children and is pointed to.
+inline json_node keep(const json_node& n) noexcept { return n; }
+inline const avro::datum* keep(const avro::datum& n) noexcept { return &n; }
+inline const json_node& node_of(const json_node& n) noexcept { return n; }
+inline const avro::datum& node_of(const avro::datum* n) noexcept { return *n; }
+
+/// The members `names` of a JSON object, found in one pass over its members
+/// (one at_key per name scanned the object once each: a write stat has some
+/// 25 members and the journal reads six). Of a repeated member the first
+/// counts, as with at_key.
+template <std::size_t N>
+std::array<json_node, N> fields_of(const json_node& n, const std::array<std::string_view, N>& names) {
+  std::array<json_node, N> out{};
+  n.for_each_entry([&](std::string_view key, const json_node& v) {
+    for (std::size_t i = 0; i < N; ++i) {
+      if (key != names[i]) continue;
+      if (!out[i].is_present()) out[i] = v;
+      break;
+    }
+  });
+  return out;
+}
+
+/// The fields `names` of an Avro record (absent ones read as null).
+template <std::size_t N>
+std::array<const avro::datum*, N> fields_of(const avro::datum& n, const std::array<std::string_view, N>& names) {
+  std::array<const avro::datum*, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = &n.field(names[i]);
+  return out;
+}
+
+/// One write stat as decoded, before anything is copied out of the document:
+/// the views live as long as the parsed document or datum, and `log_files`
+/// until the next stat is read.
+struct write_stat_view {
+  std::string_view file_id;
+  std::string_view path;
+  std::string_view prev_commit;  ///< "" for a new file group (Hudi writes the string "null")
+  std::string_view base_file;
+  std::uint64_t file_size_bytes = 0;
+  std::span<const std::string_view> log_files;
+};
+
+/// Reads and checks the fields of one HoodieWriteStat that lakegc uses;
+/// `log_files` is the buffer `out.log_files` points into.
 template <class Node>
-[[nodiscard]] Status decode_commit_node(const Node& root, CommitMetadata& out) {
+[[nodiscard]] Status read_write_stat(const Node& s, const where_path& w, write_stat_view& out,
+                                     std::vector<std::string_view>& log_files) {
+  if (!s.is_record()) return shape_error(w, "write stat object", s.kind_name());
+  enum : std::size_t { file_id, path, prev_commit, size, base_file, logs };
+  static constexpr std::array<std::string_view, 6> kNames = {"fileId",          "path",     "prevCommit",
+                                                             "fileSizeInBytes", "baseFile", "logFiles"};
+  const auto f = fields_of(s, kNames);
+  LAKEGC_RETURN_IF_ERROR(read_string_view(node_of(f[file_id]), w.field(kNames[file_id]), out.file_id));
+  LAKEGC_RETURN_IF_ERROR(read_string_view(node_of(f[path]), w.field(kNames[path]), out.path));
+  LAKEGC_RETURN_IF_ERROR(read_string_view(node_of(f[prev_commit]), w.field(kNames[prev_commit]), out.prev_commit));
+  // Hudi writes the string "null" for a file group's first write.
+  if (out.prev_commit == "null") out.prev_commit = {};
+  std::int64_t bytes = 0;
+  LAKEGC_RETURN_IF_ERROR(read_int(node_of(f[size]), w.field(kNames[size]), bytes, 0));
+  if (bytes < 0) return shape_error(w.field(kNames[size]), "a size >= 0", fmt::format("{}", bytes));
+  out.file_size_bytes = static_cast<std::uint64_t>(bytes);
+  LAKEGC_RETURN_IF_ERROR(read_string_view(node_of(f[base_file]), w.field(kNames[base_file]), out.base_file));
+  log_files.clear();
+  const where_path logs_where = w.field(kNames[logs]);
+  LAKEGC_RETURN_IF_ERROR(each_element(node_of(f[logs]), logs_where, [&](std::size_t i, const auto& e) -> Status {
+    const auto name = e.as_string();
+    if (!name) return shape_error(logs_where.at(i), "string", e.kind_name());
+    log_files.push_back(*name);
+    return Status();
+  }));
+  out.log_files = log_files;
+  return Status();
+}
+
+/// HoodieCommitMetadata / HoodieReplaceCommitMetadata from either encoding
+/// (the JSON field names are the Avro ones, docs/hudi-formats.md, "Instant
+/// files"): every field but the write stats into `out`, and each write stat
+/// to `on_stat(partition, write_stat_view)`, in partition-key order, so that
+/// a caller keeps only what it needs (the journal keeps a file name and a
+/// size of some 25 members). Every stat is checked, including those of a
+/// repeated partition key, of which only the last is reported, as Hudi's
+/// readers (Jackson, Avro Java) keep the last value.
+template <class Node, class OnStat>
+[[nodiscard]] Status decode_commit_node(const Node& root, CommitMetadata& out, OnStat&& on_stat) {
   if (!root.is_record()) return shape_error("top level", "object", root.kind_name());
-  // Collected per partition so that a repeated key keeps its last value and
-  // the flattened order is the same whatever order the writer used.
-  std::map<std::string, std::vector<WriteStat>, std::less<>> by_partition;
-  LAKEGC_RETURN_IF_ERROR(
-      each_entry(root.field("partitionToWriteStats"), "partitionToWriteStats",
-                 [&](std::string_view partition, const auto& stats) -> Status {
-                   const where_path top("partitionToWriteStats");
-                   const where_path where = top.key(partition);
-                   std::vector<WriteStat> list;
-                   LAKEGC_RETURN_IF_ERROR(each_element(stats, where, [&](std::size_t i, const auto& s) -> Status {
-                     const where_path w = where.at(i);
-                     if (!s.is_record()) return shape_error(w, "write stat object", s.kind_name());
-                     WriteStat ws;
-                     ws.partition_path.assign(partition);
-                     LAKEGC_RETURN_IF_ERROR(read_string(s.field("fileId"), w.field("fileId"), ws.file_id));
-                     LAKEGC_RETURN_IF_ERROR(read_string(s.field("path"), w.field("path"), ws.path));
-                     LAKEGC_RETURN_IF_ERROR(read_string(s.field("prevCommit"), w.field("prevCommit"), ws.prev_commit));
-                     // Hudi writes the string "null" for a file group's first write.
-                     if (ws.prev_commit == "null") ws.prev_commit.clear();
-                     std::int64_t size = 0;
-                     LAKEGC_RETURN_IF_ERROR(read_int(s.field("fileSizeInBytes"), w.field("fileSizeInBytes"), size, 0));
-                     if (size < 0)
-                       return shape_error(w.field("fileSizeInBytes"), "a size >= 0", fmt::format("{}", size));
-                     ws.file_size_bytes = static_cast<std::uint64_t>(size);
-                     LAKEGC_RETURN_IF_ERROR(read_string(s.field("baseFile"), w.field("baseFile"), ws.base_file));
-                     LAKEGC_RETURN_IF_ERROR(read_string_list(s.field("logFiles"), w.field("logFiles"), ws.log_files));
-                     list.push_back(std::move(ws));
-                     return Status();
-                   }));
-                   by_partition.insert_or_assign(std::string(partition), std::move(list));
-                   return Status();
-                 }));
-  for (auto& [partition, stats] : by_partition) {
-    for (auto& ws : stats) out.write_stats.push_back(std::move(ws));
+  using kept = decltype(keep(root));
+  std::vector<std::pair<std::string_view, kept>> partitions;
+  LAKEGC_RETURN_IF_ERROR(each_entry(root.field("partitionToWriteStats"), "partitionToWriteStats",
+                                    [&](std::string_view partition, const auto& stats) -> Status {
+                                      partitions.emplace_back(partition, keep(stats));
+                                      return Status();
+                                    }));
+  const auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
+  // Jackson writes a HashMap: partition keys arrive in no particular order.
+  if (!std::is_sorted(partitions.begin(), partitions.end(), by_key)) {
+    std::stable_sort(partitions.begin(), partitions.end(), by_key);
+  }
+  const where_path top("partitionToWriteStats");
+  std::vector<std::string_view> log_files;
+  for (std::size_t p = 0; p < partitions.size(); ++p) {
+    const auto& [partition, stats] = partitions[p];
+    const bool superseded = p + 1 < partitions.size() && partitions[p + 1].first == partition;
+    const where_path where = top.key(partition);
+    LAKEGC_RETURN_IF_ERROR(each_element(node_of(stats), where, [&](std::size_t i, const auto& s) -> Status {
+      write_stat_view ws;
+      LAKEGC_RETURN_IF_ERROR(read_write_stat(s, where.at(i), ws, log_files));
+      if (!superseded) on_stat(partition, ws);
+      return Status();
+    }));
   }
   LAKEGC_RETURN_IF_ERROR(read_string_list_map(root.field("partitionToReplaceFileIds"), "partitionToReplaceFileIds",
                                               out.partition_to_replace_file_ids));
   LAKEGC_RETURN_IF_ERROR(read_string(root.field("operationType"), "operationType", out.operation_type));
   LAKEGC_RETURN_IF_ERROR(read_bool(root.field("compacted"), "compacted", out.compacted, false));
   return Status();
+}
+
+/// A write stat copied out of the document.
+inline WriteStat write_stat_of(std::string_view partition, const write_stat_view& v) {
+  return WriteStat{std::string(partition),
+                   std::string(v.file_id),
+                   std::string(v.path),
+                   v.file_size_bytes,
+                   std::string(v.prev_commit),
+                   std::string(v.base_file),
+                   std::vector<std::string>(v.log_files.begin(), v.log_files.end())};
+}
+
+/// The whole of a commit's metadata, write stats flattened in partition-key
+/// order then file order.
+template <class Node>
+[[nodiscard]] Status decode_commit_node(const Node& root, CommitMetadata& out) {
+  return decode_commit_node(root, out, [&](std::string_view partition, const write_stat_view& v) {
+    out.write_stats.push_back(write_stat_of(partition, v));
+  });
 }
 
 /// The short name of a record's schema ("org.apache.hudi.avro.model.X" -> "X").
@@ -408,37 +515,50 @@ template <class T>
 /// Commit metadata of a commit, deltacommit or replacecommit file, completed
 /// or in flight: JSON (layout 1) or Avro HoodieCommitMetadata /
 /// HoodieReplaceCommitMetadata (layout 2). An empty file, and "{}", decode to
-/// empty metadata, as in Hudi.
-[[nodiscard]] inline StatusOr<CommitMetadata> decode_commit_metadata(std::string_view bytes,
-                                                                     std::string_view file_name_for_errors) {
-  CommitMetadata out;
+/// empty metadata, as in Hudi. Every field but the write stats goes into
+/// `out`; each write stat goes to `on_stat(partition, detail::write_stat_view)`
+/// (see detail::decode_commit_node), whose views live only during the call.
+template <class OnStat>
+[[nodiscard]] Status decode_commit_metadata_into(std::string_view bytes, std::string_view file_name_for_errors,
+                                                 CommitMetadata& out, OnStat&& on_stat) {
   switch (detect_encoding(bytes)) {
-    case encoding::empty: return out;
+    case encoding::empty: return Status();
     case encoding::unknown:
       return absl::InvalidArgumentError(lakegc::detail::to_absl(
           fmt::format("{}: expected commit metadata (JSON or Avro): the file starts with neither '{{' nor Obj\\x01",
                       file_name_for_errors)));
     case encoding::json: {
-      const std::string context = fmt::format("{}: expected JSON commit metadata", file_name_for_errors);
       simdjson::dom::element root;
       const auto err = detail::json_parser().parse(bytes.data(), bytes.size()).get(root);
       if (err != simdjson::SUCCESS) {
         // A truncated file fails here too; simdjson cannot tell it from garbage.
-        return absl::DataLossError(
-            lakegc::detail::to_absl(fmt::format("{}: {}", context, simdjson::error_message(err))));
+        return absl::DataLossError(lakegc::detail::to_absl(
+            fmt::format("{}: expected JSON commit metadata: {}", file_name_for_errors, simdjson::error_message(err))));
       }
-      const Status st = detail::decode_commit_node(detail::json_node(root), out);
-      if (!st.ok()) return annotate(st, context);
-      return out;
+      const Status st = detail::decode_commit_node(detail::json_node(root), out, on_stat);
+      if (!st.ok()) return annotate(st, fmt::format("{}: expected JSON commit metadata", file_name_for_errors));
+      return st;
     }
     case encoding::avro: {
       LAKEGC_ASSIGN_OR_RETURN(auto d,
                               detail::read_avro_record(bytes, file_name_for_errors,
                                                        {"HoodieCommitMetadata", "HoodieReplaceCommitMetadata"}));
-      const Status st = detail::decode_commit_node(d, out);
-      return detail::with_context(st, std::move(out), file_name_for_errors, "Avro HoodieCommitMetadata");
+      const Status st = detail::decode_commit_node(d, out, on_stat);
+      if (!st.ok()) return annotate(st, fmt::format("{}: expected Avro HoodieCommitMetadata", file_name_for_errors));
+      return st;
     }
   }
+  return Status();
+}
+
+/// The whole of a commit's metadata (see decode_commit_metadata_into).
+[[nodiscard]] inline StatusOr<CommitMetadata> decode_commit_metadata(std::string_view bytes,
+                                                                     std::string_view file_name_for_errors) {
+  CommitMetadata out;
+  LAKEGC_RETURN_IF_ERROR(decode_commit_metadata_into(bytes, file_name_for_errors, out,
+                                                     [&](std::string_view partition, const detail::write_stat_view& v) {
+                                                       out.write_stats.push_back(detail::write_stat_of(partition, v));
+                                                     }));
   return out;
 }
 

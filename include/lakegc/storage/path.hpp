@@ -17,8 +17,12 @@
 // The listing root `""` is allowed only where a directory is meant (list()).
 #pragma once
 
+#include <bit>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "lakegc/core/status.hpp"
@@ -106,14 +110,32 @@ struct listing_order {
   static constexpr unsigned rank(char c) noexcept {
     return c == '/' ? 0U : static_cast<unsigned>(static_cast<unsigned char>(c)) + 1U;
   }
+  // Ranks only the first byte that differs: every byte but '/' keeps its
+  // order, so the rank decides nothing before it. Finding that byte eight at
+  // a time matters because paths in one table share long prefixes
+  // (`.hoodie/2024...`): a byte-by-byte loop was 16% of loading a 10,000-commit
+  // timeline from memory_storage, whose map compares paths with this.
   constexpr bool operator()(std::string_view a, std::string_view b) const noexcept {
     const std::size_t n = a.size() < b.size() ? a.size() : b.size();
-    for (std::size_t i = 0; i < n; ++i) {
-      const unsigned ra = rank(a[i]);
-      const unsigned rb = rank(b[i]);
-      if (ra != rb) return ra < rb;
+    const std::size_t i = first_difference(a.data(), b.data(), n);
+    if (i == n) return a.size() < b.size();
+    return rank(a[i]) < rank(b[i]);
+  }
+
+  /// The index of the first byte at which `a` and `b` differ, or `n`.
+  static constexpr std::size_t first_difference(const char* a, const char* b, std::size_t n) noexcept {
+    std::size_t i = 0;
+    if (!std::is_constant_evaluated() && std::endian::native == std::endian::little) {
+      for (; i + 8 <= n; i += 8) {
+        std::uint64_t wa = 0;
+        std::uint64_t wb = 0;
+        std::memcpy(&wa, a + i, 8);
+        std::memcpy(&wb, b + i, 8);
+        if (const std::uint64_t x = wa ^ wb; x != 0) return i + static_cast<std::size_t>(std::countr_zero(x)) / 8;
+      }
     }
-    return a.size() < b.size();
+    while (i < n && a[i] == b[i]) ++i;
+    return i;
   }
 };
 

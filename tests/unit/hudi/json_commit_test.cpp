@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "lakegc/hudi/load_metadata.hpp"
 #include "lakegc/hudi/metadata_codec.hpp"
 #include "lakegc/hudi/rollback_records.hpp"
 #include "test_util.hpp"
@@ -161,6 +162,48 @@ TEST_CASE("a repeated partition key keeps the last value, as Jackson does") {
   CHECK(r->partition_to_replace_file_ids.at("q") == std::vector<std::string>{"y"});
 }
 
+TEST_CASE("the journal keeps each stat's partition, file name and size, partitions sorted") {
+  using lakegc::WrittenFile;
+  const auto r = lakegc::hudi::detail::decode_commit_info(kCommit, "20240418172804498.commit");
+  HUDI_REQUIRE_OK(r);
+  // The document lists partition "30" before "10".
+  CHECK(r->partitions_written == std::vector<std::string>{"10", "30"});
+  CHECK(r->files == std::vector<WrittenFile>{
+                        {"10", "97de74b1-2a8e-4bb7-874c-0a74e1f42a77-0_0-119-166_20240418172804498.parquet", 441352},
+                        {"30", "6db57019-98ee-480e-8eb1-fb3de48e1c24-0_1-119-167_20240418172804498.parquet", 441186}});
+  CHECK(r->replaced.empty());
+}
+
+TEST_CASE("a repeated member of a write stat: the first counts, in both decoders") {
+  constexpr std::string_view doc =
+      R"({"partitionToWriteStats":{"p":[{"path":"p/a.parquet","fileSizeInBytes":1,"path":"p/b.parquet",
+          "fileSizeInBytes":2}]}})";
+  const auto full = decode_commit_metadata(doc, "1.commit");
+  const auto info = lakegc::hudi::detail::decode_commit_info(doc, "1.commit");
+  HUDI_REQUIRE_OK(full);
+  HUDI_REQUIRE_OK(info);
+  REQUIRE(full->write_stats.size() == 1);
+  CHECK(full->write_stats[0].path == "p/a.parquet");
+  CHECK(full->write_stats[0].file_size_bytes == 1);
+  CHECK(info->files == std::vector<lakegc::WrittenFile>{{"p", "a.parquet", 1}});
+}
+
+TEST_CASE("a repeated partition key: the last value counts, and the first is still checked") {
+  constexpr std::string_view doc = R"({"partitionToWriteStats":{"p":[{"path":"p/a-0_1.parquet"}],
+      "q":[{"path":"q/c.parquet"}],"p":[{"path":"p/b-0_2.parquet"}]}})";
+  const auto info = lakegc::hudi::detail::decode_commit_info(doc, "1.commit");
+  HUDI_REQUIRE_OK(info);
+  CHECK(info->partitions_written == std::vector<std::string>{"p", "q"});
+  CHECK(info->files == std::vector<lakegc::WrittenFile>{{"p", "b-0_2.parquet", 0}, {"q", "c.parquet", 0}});
+
+  constexpr std::string_view bad = R"({"partitionToWriteStats":{"p":[{"fileId":7}],"p":[{"path":"p/b.parquet"}]}})";
+  const auto refused = lakegc::hudi::detail::decode_commit_info(bad, "2.commit");
+  REQUIRE_FALSE(refused.ok());
+  CHECK(to_string(refused.status()).find(R"(partitionToWriteStats["p"][0].fileId: expected string)") !=
+        std::string::npos);
+  CHECK_FALSE(decode_commit_metadata(bad, "2.commit").ok());
+}
+
 TEST_CASE("garbage and truncated JSON are errors that name the file") {
   SUBCASE("not JSON at all") {
     const auto r = decode_commit_metadata("hello", "20240418172802262.commit");
@@ -220,6 +263,10 @@ TEST_CASE("fields of the wrong type are errors naming the field, never guesses")
     CAPTURE(msg);
     CHECK(msg.find("7.commit: expected JSON commit metadata: ") == 0);
     CHECK(msg.find(c.expected_in_message) != std::string::npos);
+    // The journal's decoder checks the same fields and says the same.
+    const auto info = lakegc::hudi::detail::decode_commit_info(c.doc, "7.commit");
+    REQUIRE_FALSE(info.ok());
+    CHECK(to_string(info.status()) == msg);
   }
 }
 

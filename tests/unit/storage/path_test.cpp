@@ -82,5 +82,43 @@ TEST_CASE("listing_order is a depth-first walk in byte order, not plain byte ord
   CHECK(paths == std::vector<std::string>{"A", "a/x", "a/y/z", "a-b/c", "a.txt", "a0", "\xc3\xa9/f"});
 }
 
+// The comparator finds the first differing byte eight at a time; this
+// compares it with the rule read byte by byte, for differences at every
+// position of paths longer than a word (and at compile time).
+TEST_CASE("listing_order agrees with a byte-by-byte reading at every position") {
+  const listing_order less;
+  const auto reference = [](std::string_view a, std::string_view b) {
+    const std::size_t n = std::min(a.size(), b.size());
+    for (std::size_t i = 0; i < n; ++i) {
+      if (listing_order::rank(a[i]) != listing_order::rank(b[i])) {
+        return listing_order::rank(a[i]) < listing_order::rank(b[i]);
+      }
+    }
+    return a.size() < b.size();
+  };
+  static_assert(listing_order{}("bench/table/.hoodie/1/x", "bench/table/.hoodie/1.commit"));
+  static_assert(!listing_order{}("bench/table/.hoodie/1.commit", "bench/table/.hoodie/1/x"));
+
+  const std::string base = "bench/table/.hoodie/20240101000000000";  // 37 bytes
+  const std::string bytes = std::string("/.-0aZ") + "\x80\xff";
+  std::vector<std::string> paths = {base, base.substr(0, 8), base.substr(0, 16), base + "/"};
+  for (std::size_t pos = 0; pos < base.size(); ++pos) {
+    for (const char c : bytes) {
+      std::string p = base;
+      p[pos] = c;
+      paths.push_back(p);
+      paths.push_back(p.substr(0, pos + 1));
+    }
+  }
+  std::size_t checked = 0;
+  for (const auto& a : paths) {
+    for (const auto& b : paths) {
+      CHECK(less(a, b) == reference(a, b));
+      ++checked;
+    }
+  }
+  CHECK(checked == paths.size() * paths.size());
+}
+
 }  // namespace
 }  // namespace lakegc::tests::path_test
