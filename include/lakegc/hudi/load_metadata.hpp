@@ -181,7 +181,7 @@ template <ReadableStorage S>
 template <ReadableStorage S>
 [[nodiscard]] StatusOr<TableMetadata> load_table_metadata(S& storage, const TableProperties& props,
                                                           const TableLocation& table) {
-  LAKEGC_ASSIGN_OR_RETURN(auto files, list_timeline_files(storage, props, table));
+  LAKEGC_ASSIGN_OR_RETURN(auto files, list_timeline_files(storage, props, table, timeline_attributes::for_folding));
   TableMetadata md;
   LAKEGC_ASSIGN_OR_RETURN(md.timeline, fold_timeline(files, props, table));
   md.timezone = props.timezone;

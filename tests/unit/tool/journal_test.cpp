@@ -5,9 +5,17 @@
 // timeline folder is an empty timeline, and a listing failure is reported.
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "lakegc/plan/plan_rollback.hpp"
+#include "lakegc/storage/posix_storage.hpp"
 #include "tool_fixture.hpp"
 
 namespace lakegc::tests::journal_test {
@@ -128,6 +136,50 @@ TEST_CASE("layout 2: a legacy completed file takes its completion time from its 
   CHECK(md->timeline.instants()[0].completed == instant("20250101000002000"));
   CHECK(md->timeline.instants()[1].completed == instant("20250101000011000"));
   CHECK(md->timeline.completed_commits().size() == 2);
+  // Loading lists names only and stats just the legacy file: its mtime is
+  // its completion time.
+  const std::uint64_t stats_before = s.calls(storage_op::stat);
+  TOOL_REQUIRE_OK(j->load());
+  CHECK(s.calls(storage_op::stat) - stats_before == 1);
+
+  // Gone between the listing and the stat: skipped, as a listing that stats
+  // skips it. Any other failure stops the load, naming the file.
+  s.fail_next(storage_op::stat, absl::NotFoundError("gone"));
+  auto gone = j->load();
+  TOOL_REQUIRE_OK(gone);
+  CHECK(gone->timeline.size() == 1);
+  s.fail_next(storage_op::stat, absl::UnavailableError("injected"));
+  auto failed = j->load();
+  REQUIRE_FALSE(failed.ok());
+  CHECK(absl::IsUnavailable(failed.status()));
+  CHECK(msg(failed.status()).find("/t/.hoodie/timeline/20250101000000000.commit") != std::string::npos);
+}
+
+TEST_CASE("layout 2 on disk: the legacy file's completion time is read though the listing makes no stat") {
+  namespace fs = std::filesystem;
+  std::string dir_template = (fs::temp_directory_path() / "lakegc-journal-XXXXXX").string();
+  REQUIRE(::mkdtemp(dir_template.data()) != nullptr);
+  const fs::path root(dir_template);
+  fs::create_directories(root / ".hoodie/timeline");
+  const auto write = [&](const fs::path& rel, std::string_view bytes) {
+    std::ofstream(root / rel, std::ios::binary) << bytes;
+  };
+  write(".hoodie/hoodie.properties",
+        "hoodie.table.type=COPY_ON_WRITE\nhoodie.table.version=8\nhoodie.table.timeline.timezone=UTC\n");
+  write(".hoodie/timeline/20250101000000000.commit", "{}");
+  write(".hoodie/timeline/20250101000010000_20250101000011000.commit", "");
+  const timespec times[2] = {{1'735'689'602, 0}, {1'735'689'602, 0}};  // 2025-01-01T00:00:02Z
+  REQUIRE(::utimensat(AT_FDCWD, (root / ".hoodie/timeline/20250101000000000.commit").c_str(), times, 0) == 0);
+  auto storage = posix_storage::open(root.string());
+  TOOL_REQUIRE_OK(storage);
+  auto j = hudi::journal<posix_storage>::open(*storage, root.string());
+  TOOL_REQUIRE_OK(j);
+  auto md = j->load();
+  TOOL_REQUIRE_OK(md);
+  REQUIRE(md->timeline.size() == 2);
+  CHECK(md->timeline.instants()[0].completed == instant("20250101000002000"));
+  CHECK(md->timeline.instants()[1].completed == instant("20250101000011000"));
+  fs::remove_all(root);
 }
 
 TEST_CASE("layout 2 without a timeline folder (object stores have no empty folders) is an empty timeline") {
