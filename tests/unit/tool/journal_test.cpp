@@ -32,6 +32,16 @@ void write_v8_properties(memory_storage& s) {
           .ok());
 }
 
+/// A storage failure injected into the next `op` stops the load, keeps its
+/// code and names `path`.
+void load_fails_naming(memory_storage& s, journal_t& j, storage_op op, std::string_view path) {
+  s.fail_next(op, absl::UnavailableError("injected"));
+  auto md = j.load();
+  REQUIRE_FALSE(md.ok());
+  CHECK(absl::IsUnavailable(md.status()));
+  CHECK(msg(md.status()).find(path) != std::string::npos);
+}
+
 }  // namespace
 
 TEST_CASE("missing hoodie.properties: NotFound naming the file and saying it is not a table") {
@@ -148,11 +158,7 @@ TEST_CASE("layout 2: a legacy completed file takes its completion time from its 
   auto gone = j->load();
   TOOL_REQUIRE_OK(gone);
   CHECK(gone->timeline.size() == 1);
-  s.fail_next(storage_op::stat, absl::UnavailableError("injected"));
-  auto failed = j->load();
-  REQUIRE_FALSE(failed.ok());
-  CHECK(absl::IsUnavailable(failed.status()));
-  CHECK(msg(failed.status()).find("/t/.hoodie/timeline/20250101000000000.commit") != std::string::npos);
+  load_fails_naming(s, *j, storage_op::stat, "/t/.hoodie/timeline/20250101000000000.commit");
 }
 
 TEST_CASE("layout 2 on disk: the legacy file's completion time is read though the listing makes no stat") {
@@ -198,16 +204,8 @@ TEST_CASE("a storage failure while listing or reading is reported with the path"
   write_versions(s, {instant("20250101000000000")});
   auto j = journal_t::open(s, "/t");
   TOOL_REQUIRE_OK(j);
-  s.fail_next(storage_op::list, absl::UnavailableError("injected"));
-  auto listed = j->load();
-  REQUIRE_FALSE(listed.ok());
-  CHECK(absl::IsUnavailable(listed.status()));
-  CHECK(msg(listed.status()).find("/t/.hoodie") != std::string::npos);
-  s.fail_next(storage_op::read, absl::UnavailableError("injected"));
-  auto read = j->load();
-  REQUIRE_FALSE(read.ok());
-  CHECK(absl::IsUnavailable(read.status()));
-  CHECK(msg(read.status()).find("/t/.hoodie/20250101000000000") != std::string::npos);
+  load_fails_naming(s, *j, storage_op::list, "/t/.hoodie");
+  load_fails_naming(s, *j, storage_op::read, "/t/.hoodie/20250101000000000");
 }
 
 TEST_CASE("writes in flight: heartbeats and markers (DIRECT and TIMELINE_SERVER_BASED) of pending writes are loaded") {
