@@ -262,12 +262,7 @@ inline int run_plan(std::string_view command, const ParsedArgs& a) {
   auto report = plan_clean_report(**table, props, now_ms, listing_progress::wanted());
   if (!report.ok()) return input_error(report.status());
   if (a.flag("--json")) {
-    // Printed as it is written: at a million planned files the document is
-    // over 150 MB.
-    json_writer w([](std::string_view piece) { std::fwrite(piece.data(), 1, piece.size(), stdout); });
-    write_plan_json(w, *report);
-    w.finish();
-    std::fflush(stdout);
+    print_json([&](json_writer& w) { write_plan_json(w, *report); });
   } else {
     print_out(plan_text(*report));
   }
@@ -332,7 +327,11 @@ inline int run_inspect(std::span<const std::string> args) {
   if (!table.ok()) return detail::input_error(table.status());
   auto report = inspect(**table, as_of, listing_progress::wanted());
   if (!report.ok()) return detail::input_error(report.status());
-  detail::print_out(a->flag("--json") ? inspect_json(*report) : inspect_text(*report));
+  if (a->flag("--json")) {
+    detail::print_json([&](json_writer& w) { write_inspect_json(w, *report); });
+  } else {
+    detail::print_out(inspect_text(*report));
+  }
   return exit_ok;
 }
 

@@ -81,10 +81,11 @@ inline std::uint64_t slice_bytes(const TableView& v, const FileSlice& s) {
 
 }  // namespace detail
 
-inline std::string inspect_json(const InspectReport& r) {
+/// Writes the report's JSON document to `w` (which may print it as it goes:
+/// `inspect --json` of a million-file table is hundreds of megabytes).
+inline void write_inspect_json(json_writer& w, const InspectReport& r) {
   const auto& p = r.properties;
   const auto& tl = r.metadata.timeline;
-  json_writer w;
   w.begin_object();
   w.key("table").begin_object();
   w.key("name").value(p.name);
@@ -211,7 +212,13 @@ inline std::string inspect_json(const InspectReport& r) {
     w.end_object();
   }
   w.end_object();
-  return w.str();
+}
+
+/// The report's JSON document as a string.
+inline std::string inspect_json(const InspectReport& r) {
+  json_writer w;
+  write_inspect_json(w, r);
+  return std::move(w).take();
 }
 
 inline std::string inspect_text(const InspectReport& r) {

@@ -25,6 +25,7 @@
 
 #include "args.hpp"
 #include "lakegc/core/instant_time.hpp"
+#include "lakegc/core/json_writer.hpp"
 #include "lakegc/exec/table_lock.hpp"
 #include "lakegc/hudi/lock.hpp"
 #include "lakegc/policy/config.hpp"
@@ -45,6 +46,17 @@ inline int input_error(const Status& st) {
 
 inline void print_out(const std::string& s) {
   std::fwrite(s.data(), 1, s.size(), stdout);
+  std::fflush(stdout);
+}
+
+/// Prints the JSON document `write(json_writer&)` writes as it is written, in
+/// pieces of about a megabyte: a plan or an inspection of a million-file
+/// table is hundreds of megabytes, which need not be held whole.
+template <class Write>
+void print_json(Write&& write) {
+  json_writer w([](std::string_view piece) { std::fwrite(piece.data(), 1, piece.size(), stdout); });
+  write(w);
+  w.finish();
   std::fflush(stdout);
 }
 
