@@ -283,16 +283,26 @@ template <class Node, class F>
   return st;
 }
 
-/// Array of strings; null or absent -> empty. Null elements are errors.
+/// Array of strings, as views that live as long as the parsed document or
+/// datum; null or absent -> empty. Null elements are errors.
 template <class Node>
-[[nodiscard]] Status read_string_list(const Node& n, const where_path& where, std::vector<std::string>& out) {
+[[nodiscard]] Status read_string_view_list(const Node& n, const where_path& where, std::vector<std::string_view>& out) {
   out.clear();
   return each_element(n, where, [&](std::size_t i, const auto& e) -> Status {
     const auto s = e.as_string();
     if (!s) return shape_error(where.at(i), "string", e.kind_name());
-    out.emplace_back(*s);
+    out.push_back(*s);
     return Status();
   });
+}
+
+/// Array of strings; null or absent -> empty. Null elements are errors.
+template <class Node>
+[[nodiscard]] Status read_string_list(const Node& n, const where_path& where, std::vector<std::string>& out) {
+  std::vector<std::string_view> views;
+  LAKEGC_RETURN_IF_ERROR(read_string_view_list(n, where, views));
+  out.assign(views.begin(), views.end());
+  return Status();
 }
 
 /// map<string, array<string>>; null or absent -> empty. A repeated key keeps
@@ -392,14 +402,7 @@ template <class Node>
   if (bytes < 0) return shape_error(w.field(kNames[size]), "a size >= 0", fmt::format("{}", bytes));
   out.file_size_bytes = static_cast<std::uint64_t>(bytes);
   LAKEGC_RETURN_IF_ERROR(read_string_view(node_of(f[base_file]), w.field(kNames[base_file]), out.base_file));
-  log_files.clear();
-  const where_path logs_where = w.field(kNames[logs]);
-  LAKEGC_RETURN_IF_ERROR(each_element(node_of(f[logs]), logs_where, [&](std::size_t i, const auto& e) -> Status {
-    const auto name = e.as_string();
-    if (!name) return shape_error(logs_where.at(i), "string", e.kind_name());
-    log_files.push_back(*name);
-    return Status();
-  }));
+  LAKEGC_RETURN_IF_ERROR(read_string_view_list(node_of(f[logs]), w.field(kNames[logs]), log_files));
   out.log_files = log_files;
   return Status();
 }

@@ -42,6 +42,19 @@ void load_fails_naming(memory_storage& s, journal_t& j, storage_op op, std::stri
   CHECK(msg(md.status()).find(path) != std::string::npos);
 }
 
+/// Loads a layout-2 table holding a legacy completed commit (modified at
+/// 2025-01-01T00:00:02Z) and a commit with its completion time in its name,
+/// and checks both completion times.
+template <class Journal>
+void check_completion_times(Journal& j) {
+  auto md = j.load();
+  TOOL_REQUIRE_OK(md);
+  REQUIRE(md->timeline.size() == 2);
+  CHECK(md->timeline.instants()[0].completed == instant("20250101000002000"));
+  CHECK(md->timeline.instants()[1].completed == instant("20250101000011000"));
+  CHECK(md->timeline.completed_commits().size() == 2);
+}
+
 }  // namespace
 
 TEST_CASE("missing hoodie.properties: NotFound naming the file and saying it is not a table") {
@@ -140,12 +153,7 @@ TEST_CASE("layout 2: a legacy completed file takes its completion time from its 
   REQUIRE(s.write_if_absent(".hoodie/timeline/20250101000010000_20250101000011000.commit", "").ok());
   auto j = journal_t::open(s, "/t");
   TOOL_REQUIRE_OK(j);
-  auto md = j->load();
-  TOOL_REQUIRE_OK(md);
-  REQUIRE(md->timeline.size() == 2);
-  CHECK(md->timeline.instants()[0].completed == instant("20250101000002000"));
-  CHECK(md->timeline.instants()[1].completed == instant("20250101000011000"));
-  CHECK(md->timeline.completed_commits().size() == 2);
+  check_completion_times(*j);
   // Loading lists names only and stats just the legacy file: its mtime is
   // its completion time.
   const std::uint64_t stats_before = s.calls(storage_op::stat);
@@ -180,11 +188,7 @@ TEST_CASE("layout 2 on disk: the legacy file's completion time is read though th
   TOOL_REQUIRE_OK(storage);
   auto j = hudi::journal<posix_storage>::open(*storage, root.string());
   TOOL_REQUIRE_OK(j);
-  auto md = j->load();
-  TOOL_REQUIRE_OK(md);
-  REQUIRE(md->timeline.size() == 2);
-  CHECK(md->timeline.instants()[0].completed == instant("20250101000002000"));
-  CHECK(md->timeline.instants()[1].completed == instant("20250101000011000"));
+  check_completion_times(*j);
   fs::remove_all(root);
 }
 
