@@ -124,7 +124,7 @@ TableMetadata load_metadata(const std::string& dir) {
     CommitInfo& c = md.commits[*t];
     const std::string_view part = path.substr(0, slash);
     if (c.partitions_written.empty() || c.partitions_written.back() != part) c.partitions_written.emplace_back(part);
-    c.files.push_back({std::string(part), std::string(name), 0});
+    c.files.push_back({part, name, 0});
   });
   return md;
 }

@@ -547,7 +547,7 @@ class MetadataCollector {
     if (c->partitions_written.empty() || c->partitions_written.back() != e.partition_path) {
       c->partitions_written.emplace_back(e.partition_path);
     }
-    if (gen_.spec().written_files) c->files.push_back({std::string(e.partition_path), std::string(e.name), e.size});
+    if (gen_.spec().written_files) c->files.push_back({e.partition_path, e.name, e.size});
   }
   void on_replaced(std::uint32_t, std::string_view path, std::string_view file_id) {
     CommitInfo* c = commit_of_[static_cast<std::size_t>(gen_.replace_index())];

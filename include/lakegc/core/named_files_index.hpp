@@ -60,8 +60,9 @@ inline std::shared_ptr<const NamedFilesIndex> index_named_files(const std::map<I
     const auto& files = info.files;
     for (std::size_t begin = 0; begin < files.size();) {
       std::size_t end = begin + 1;
-      while (end < files.size() && files[end].partition == files[begin].partition) ++end;
-      index->by_partition[files[begin].partition].push_back(
+      while (end < files.size() && files.partition_index(end) == files.partition_index(begin)) ++end;
+      const std::string_view partition = files[begin].partition;
+      index->by_partition[absl::string_view(partition.data(), partition.size())].push_back(
           {ordinal, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end)});
       begin = end;
     }

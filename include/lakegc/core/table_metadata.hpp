@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "lakegc/core/file_list.hpp"
 #include "lakegc/core/timeline.hpp"
 
 namespace lakegc {
@@ -26,19 +27,11 @@ struct ReplacedGroup {
   friend bool operator==(const ReplacedGroup&, const ReplacedGroup&) = default;
 };
 
-/// A file a write created, as its commit metadata names it.
-struct WrittenFile {
-  std::string partition;
-  std::string name;
-  std::uint64_t size = 0;
-  friend bool operator==(const WrittenFile&, const WrittenFile&) = default;
-};
-
 /// Metadata of one completed (or in-flight) write instant.
 struct CommitInfo {
   std::vector<std::string> partitions_written;  // sorted, unique
   std::vector<ReplacedGroup> replaced;          // replacecommits only
-  std::vector<WrittenFile> files;               // files the write created
+  FileList files;                               // files the write created
 };
 
 struct SavepointInfo {

@@ -121,7 +121,7 @@ inline file_kind kind_of(const TimelineFileName& f) {
         if (ws.path.empty()) return;  // in-flight stats of new inserts have no path
         const auto slash = ws.path.find_last_of('/');
         const std::string_view name = slash == std::string_view::npos ? ws.path : ws.path.substr(slash + 1);
-        info.files.push_back({std::string(partition), std::string(name), ws.file_size_bytes});
+        info.files.push_back({partition, name, ws.file_size_bytes});
       }));
   for (auto& [partition, ids] : rest.partition_to_replace_file_ids) {
     for (auto& id : ids) info.replaced.push_back({partition, std::move(id)});

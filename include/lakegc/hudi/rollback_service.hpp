@@ -383,8 +383,8 @@ class rollback_service {
     };
     std::vector<WrittenFile> files;
     if (i.is_completed() && c != md.commits.end() && !v6_deltacommit) {
-      for (const WrittenFile& f : c->second.files) {
-        if (named_with_instant(f.name)) files.push_back(f);
+      for (const FileRef f : c->second.files) {
+        if (named_with_instant(f.name)) files.push_back(f.owned());
       }
     } else {
       ListOptions o;
@@ -436,7 +436,7 @@ class rollback_service {
   [[nodiscard]] StatusOr<std::vector<RollbackRequest>> version6_append_requests(const Instant& i,
                                                                                 const CommitInfo& c) const {
     std::vector<RollbackRequest> out;
-    for (const WrittenFile& f : c.files) {
+    for (const FileRef f : c.files) {
       auto log = parse_log_file_name(f.name);
       if (!log.ok() || !(log->instant < i.requested)) {
         if (log.ok() && i.requested < log->instant) {

@@ -139,9 +139,9 @@ inline std::vector<std::vector<std::int64_t>> slice_creation_times(const TableMe
     if (i == nullptr || !i->is_completed() || !is_write_action(i->action)) continue;
     auto ms = i->completion_or_requested().to_epoch_ms(md.timezone);
     if (!ms.ok()) continue;
-    for (const WrittenFile& f : info.files) {
+    for (const FileRef f : info.files) {
       auto base = parse_base_file_name(f.name);
-      if (base.ok()) by_group[{f.partition, base->file_id}].push_back(*ms);
+      if (base.ok()) by_group[{std::string(f.partition), base->file_id}].push_back(*ms);
     }
   }
   std::vector<std::vector<std::int64_t>> out;

@@ -131,7 +131,7 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
         if (run.end > info->files.size()) return false;
         if (t == nullptr) continue;
         for (std::uint32_t k = run.begin; k < run.end; ++k) {
-          const WrittenFile& f = info->files[k];
+          const FileRef f = info->files[k];
           if (f.partition != path) return false;
           const auto parsed = scan_data_file_name(f.name);
           if (!parsed) continue;

@@ -404,7 +404,7 @@ class OrphanSweep {
     std::array<Keys, kChunk> keys;
     for (const auto& [t, info] : md.commits) {
       if (!completed(t)) continue;
-      const std::vector<WrittenFile>& files = info.files;
+      const FileList& files = info.files;
       for (std::size_t begin = 0; begin < files.size(); begin += kChunk) {
         const std::size_t n = std::min(kChunk, files.size() - begin);
         for (std::size_t i = 0; i < n; ++i) {
@@ -412,7 +412,7 @@ class OrphanSweep {
           __builtin_prefetch(files[begin + i].name.data());
         }
         for (std::size_t i = 0; i < n; ++i) {
-          const WrittenFile& f = files[begin + i];
+          const FileRef f = files[begin + i];
           Keys& k = keys[i];
           k.dir = dir_index(f.partition);
           k.path = path_hash(k.dir, f.name);
@@ -423,7 +423,7 @@ class OrphanSweep {
           named_slices_.prefetch(k.slice);
         }
         for (std::size_t i = 0; i < n; ++i) {
-          const WrittenFile& f = files[begin + i];
+          const FileRef f = files[begin + i];
           const Keys& k = keys[i];
           reference(f, k.dir, k.path);
           if (!k.parsed) continue;
@@ -460,13 +460,13 @@ class OrphanSweep {
   }
 
   /// Adds a file the metadata names to the referenced set.
-  void reference(const WrittenFile& f) {
+  void reference(const FileRef f) {
     const std::uint32_t d = dir_index(f.partition);
     reference(f, d, path_hash(d, f.name));
   }
 
   /// The same, given the file's directory index and path_hash.
-  void reference(const WrittenFile& f, std::uint32_t d, std::uint64_t key) {
+  void reference(const FileRef f, std::uint32_t d, std::uint64_t key) {
     // A name holding '/' splits differently in a listing, and a second path
     // with the hash of a first cannot share its entry: both are kept as text.
     if (f.name.find('/') != std::string::npos || f.name.size() > kMaxNameSize) {

@@ -57,7 +57,7 @@ inline std::size_t sizes_from_commits(CleanPlan& plan, const TableMetadata& md) 
     sizes.clear();
     for (const NamedFilesIndex::Run& run : runs->second) {
       if (run.commit >= by_ordinal.size()) continue;
-      const std::vector<WrittenFile>& named = by_ordinal[run.commit]->files;
+      const FileList& named = by_ordinal[run.commit]->files;
       for (std::size_t i = run.begin; i < run.end && i < named.size(); ++i) {
         // An index that does not fit is ignored file by file: a size left
         // unknown is asked of the storage.

@@ -316,7 +316,10 @@ TEST_CASE("commit metadata sizes of the MOR overwrite table's first slices (hudi
   REQUIRE_MESSAGE(t.ok(), message_of(t.status()));
   std::map<std::string, std::uint64_t> sizes;
   for (const auto& [instant, info] : (*t)->metadata.commits) {
-    for (const auto& f : info.files) sizes[f.name.substr(0, 8)] = std::max(sizes[f.name.substr(0, 8)], f.size);
+    for (const auto& f : info.files) {
+      std::uint64_t& s = sizes[std::string(f.name.substr(0, 8))];
+      s = std::max(s, f.size);
+    }
   }
   CHECK(sizes["92e64357"] == 440878);
   CHECK(sizes["d49ae379"] == 440616);

@@ -589,8 +589,7 @@ inline std::string describe(const TableMetadata& md, const TableView& v) {
        << op.base_instant.str() << "\n";
   }
   for (const auto& [t, info] : md.commits) {
-    for (const WrittenFile& f : info.files)
-      os << "  " << t.str() << " wrote " << join_path(f.partition, f.name) << "\n";
+    for (const FileRef f : info.files) os << "  " << t.str() << " wrote " << join_path(f.partition, f.name) << "\n";
   }
   for (const Partition& p : v.partitions()) {
     for (const FileGroup& g : v.groups_of(p)) {

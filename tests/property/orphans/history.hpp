@@ -36,6 +36,7 @@
 
 #include "../../reference/hudi_file_system_view.hpp"
 #include "lakegc/core/table_metadata.hpp"
+#include "lakegc/storage/path.hpp"
 
 namespace lakegc::testing::orphans {
 
@@ -270,11 +271,11 @@ class History {
     for (const auto& p : in.info.files) {
       bool exists = false;
       for (const auto& x : in.info.partitions_written) exists = exists || x == p.partition;
-      if (!exists) in.info.partitions_written.push_back(p.partition);
+      if (!exists) in.info.partitions_written.emplace_back(p.partition);
     }
     const int markers = b % 3;  // all, the first only, none
     for (std::size_t i = 0; i < in.info.files.size(); ++i) {
-      if (markers == 0 || (markers == 1 && i == 0)) in.markers.push_back(in.info.files[i]);
+      if (markers == 0 || (markers == 1 && i == 0)) in.markers.push_back(in.info.files[i].owned());
     }
     in.heartbeat_alive = (b & 0x10) != 0;
     instants_[w] = std::move(in);
@@ -296,7 +297,7 @@ class History {
       groups_[gi].replaced = true;
       groups_[gi].clustering = false;
     }
-    for (const WrittenFile& f : in.info.files) {
+    for (const FileRef f : in.info.files) {
       if (f.name.front() == '.') continue;
       for (GroupRec& g : groups_) {
         if (g.partition == f.partition && f.name.starts_with(g.file_id + "_") && (!g.latest_key || *g.latest_key < w)) {
@@ -305,7 +306,7 @@ class History {
       }
     }
     if ((b & 0x20) != 0) {  // a speculative duplicate of its first base file, not named by the metadata
-      for (const WrittenFile& f : in.info.files) {
+      for (const FileRef f : in.info.files) {
         if (f.name.front() == '.') continue;
         for (const GroupRec& g : groups_) {
           if (g.partition == f.partition && f.name.starts_with(g.file_id + "_")) {
@@ -326,7 +327,7 @@ class History {
     instants_.erase(w);
     for (std::size_t gi : in.groups) groups_[gi].clustering = false;
     if ((b & 1) != 0) {  // rolled back properly: its files go
-      for (const WrittenFile& f : in.info.files) files_.erase(f.partition + "/" + f.name);
+      for (const FileRef f : in.info.files) files_.erase(join_path(f.partition, f.name));
     }
     if ((b & 2) != 0) simple(Action::rollback);
   }

@@ -304,7 +304,7 @@ TEST_CASE("a clean's metadata deltacommit removes its files and partitions from 
     std::uint64_t size_committed = 0;
     if (auto c = md->commits.find(kClean); c != md->commits.end()) {
       for (const auto& f : c->second.files) {
-        if (f.partition + "/" + f.name == log_file) size_committed = f.size;
+        if (join_path(f.partition, f.name) == log_file) size_committed = f.size;
       }
     }
     CHECK(size_committed == log_bytes.size());
@@ -397,7 +397,7 @@ TEST_CASE("a clean deletes the column statistics and bloom filters of the files 
     REQUIRE_MESSAGE(md.ok(), to_string(md.status()));
     std::set<std::string> committed;
     if (auto c = md->commits.find(kClean); c != md->commits.end()) {
-      for (const auto& f : c->second.files) committed.insert(f.partition + "/" + f.name);
+      for (const auto& f : c->second.files) committed.insert(join_path(f.partition, f.name));
     }
     std::set<std::string> written;
     for (const auto& l : done->logs) written.insert(l.path);

@@ -41,7 +41,7 @@ TEST_CASE("files of failed writes and speculative duplicates are orphans; commit
   for (int i = 0; i < 3; ++i) t.commit({kA});  // superseded versions: the cleaner's, not the sweep's
   t.now += kWeek;
   const OrphanPlan plan = sweep(t);
-  CHECK(paths(plan.orphans) == std::set<std::string>{"p/" + dup, "p/" + info.files[0].name});
+  CHECK(paths(plan.orphans) == std::set<std::string>{"p/" + dup, join_path("p", info.files[0].name)});
   CHECK(plan.bytes == 200);
   CHECK(plan.referenced == 4);
   CHECK(plan.guards.empty());
@@ -76,10 +76,10 @@ TEST_CASE("only files older than the cutoff go; younger ones are reported") {
   REQUIRE(t.journal.remove_pending(failed).ok());
   OrphanPlan plan = sweep(t);  // the failed file was written just now
   CHECK(plan.orphans.empty());
-  CHECK(paths(plan.too_young) == std::set<std::string>{"p/" + info.files[0].name});
+  CHECK(paths(plan.too_young) == std::set<std::string>{join_path("p", info.files[0].name)});
   CHECK(plan.kept == 1);  // the archived-instant file is left alone
   plan = sweep(t, {}, t.now + 3 * kDayMs);
-  CHECK(paths(plan.orphans) == std::set<std::string>{"p/" + info.files[0].name});
+  CHECK(paths(plan.orphans) == std::set<std::string>{join_path("p", info.files[0].name)});
 }
 
 TEST_CASE("incident: mtime-based age deletes a long write's files; pending instants and markers protect them") {
@@ -96,7 +96,7 @@ TEST_CASE("incident: mtime-based age deletes a long write's files; pending insta
   CHECK(sweep(t, force_short).orphans.empty());
   // Its instant is lost from the timeline view, but its markers survive:
   // still protected by name.
-  REQUIRE(t.journal.add_marker(running, info.files[0]).ok());
+  REQUIRE(t.journal.add_marker(running, info.files[0].owned()).ok());
   CHECK(sweep(t, force_short).orphans.empty());
 }
 
@@ -128,7 +128,7 @@ TEST_CASE("a pending write whose heartbeat expired is reported, keeps its files,
   // stopped long ago, its instant is still inflight.
   CommitInfo stale;
   const InstantTime dead = t.begin_commit({Slot{"p", "fd-0"}}, &stale);
-  REQUIRE(t.journal.add_marker(dead, stale.files[0]).ok());
+  REQUIRE(t.journal.add_marker(dead, stale.files[0].owned()).ok());
   REQUIRE(t.journal.heartbeat(dead, t.now).ok());
   // And one real orphan: a write rolled back long ago whose file stayed.
   CommitInfo gone;
@@ -137,7 +137,7 @@ TEST_CASE("a pending write whose heartbeat expired is reported, keeps its files,
   t.commit({kA});
   t.now += 6 * kDayMs;
   const OrphanPlan plan = sweep(t);  // default cutoff 3d < the dead write's age: not refused
-  CHECK(paths(plan.orphans) == std::set<std::string>{"p/" + gone.files[0].name});
+  CHECK(paths(plan.orphans) == std::set<std::string>{join_path("p", gone.files[0].name)});
   REQUIRE(plan.stale_writes.size() == 1);
   CHECK(plan.stale_writes[0].instant == dead);
   CHECK(plan.stale_writes[0].age_ms >= 6 * kDayMs);
@@ -175,7 +175,7 @@ TEST_CASE("issue 11: a clean, rollback or restore instant older than every commi
     REQUIRE(md.timeline.instants().front().requested == ancient);
     REQUIRE(md.timeline.write_start() == second);
     const OrphanPlan plan = sweep(t);
-    CHECK(paths(plan.orphans) == std::set<std::string>{"p/" + gone.files[0].name});
+    CHECK(paths(plan.orphans) == std::set<std::string>{join_path("p", gone.files[0].name)});
     // The archived commit's file is the only slice of a live group.
     const TableView v = load_view(t.storage, md).value();
     REQUIRE(v.groups().size() == 2);
@@ -231,7 +231,7 @@ TEST_CASE("issue 11: commits archived past a savepoint (archive.beyond.savepoint
   REQUIRE(md.timeline.savepoints().size() == 1);
   auto plan = plan_orphans(t.storage, md, {}, t.now);
   REQUIRE(plan.ok());
-  CHECK(paths(plan->orphans) == std::set<std::string>{"p/" + gone.files[0].name});
+  CHECK(paths(plan->orphans) == std::set<std::string>{join_path("p", gone.files[0].name)});
 }
 
 TEST_CASE("incident: an empty in-use set after a failed metadata read deletes nothing") {
@@ -265,7 +265,7 @@ TEST_CASE("incident: a transient empty listing for a live partition skips it") {
   REQUIRE(plan.guards.size() == 2);
   CHECK(plan.guards[0].scope == "p");
   // A listing that works finds the failed write's file.
-  CHECK(paths(sweep(t).orphans) == std::set<std::string>{"q/" + info.files[0].name});
+  CHECK(paths(sweep(t).orphans) == std::set<std::string>{join_path("q", info.files[0].name)});
 }
 
 TEST_CASE("incident: two tables sharing a location stop the sweep") {
@@ -301,7 +301,7 @@ TEST_CASE("a referenced path matches in its own directory only, and a named path
   TestTable t;
   const InstantTime c1 = t.commit({kA});
   TableMetadata md = t.md();
-  const std::string name = md.commits.at(c1).files.at(0).name;
+  const std::string name(md.commits.at(c1).files.at(0).name);
   // The same name in another directory: not what the metadata names (kept,
   // as the only base file of its slice, but not counted as referenced).
   REQUIRE(t.storage.put_sized(join_path("q", name), 100).ok());

@@ -21,7 +21,7 @@ Pending start_write(TestTable& t, const Slot& s, bool markers = true) {
   Pending p;
   p.instant = t.begin_commit({s}, &p.info);
   if (markers) {
-    for (const auto& f : p.info.files) REQUIRE(t.journal.add_marker(p.instant, f).ok());
+    for (const auto& f : p.info.files) REQUIRE(t.journal.add_marker(p.instant, f.owned()).ok());
   }
   return p;
 }

@@ -61,7 +61,7 @@ inline std::vector<SnapshotFile> snapshot_files(const TableView& v, const TableM
   }
   std::set<std::string> later_logs;  // partition/name of logs written after `at`
   for (auto it = md.commits.upper_bound(at); it != md.commits.end(); ++it) {
-    for (const WrittenFile& f : it->second.files) {
+    for (const FileRef f : it->second.files) {
       if (!f.name.empty() && f.name.front() == '.') later_logs.insert(join_path(f.partition, f.name));
     }
   }
