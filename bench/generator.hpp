@@ -539,7 +539,7 @@ class MetadataCollector {
 
   void on_partition(std::uint32_t, std::string_view) {}
   void on_file(const FileEvent& e) {
-    if (e.savepointed) md_.savepoints.front().files.push_back({std::string(e.partition_path), std::string(e.name), 0});
+    if (e.savepointed) md_.savepoints.front().files.push_back({e.partition_path, e.name, 0});
     if (e.writer < 0) return;
     CommitInfo* c = commit_of_[static_cast<std::size_t>(e.writer)];
     if (c == nullptr) return;  // pending writer

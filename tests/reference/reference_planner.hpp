@@ -218,7 +218,7 @@ inline std::map<GroupKey, InstantTime> pending_compaction_bases(const TableMetad
 inline std::set<std::string> savepointed_names(const TableMetadata& md) {
   std::set<std::string> out;
   for (const SavepointInfo& s : md.savepoints) {
-    for (const WrittenFile& f : s.files) out.insert(f.name);
+    for (const FileRef f : s.files) out.emplace(f.name);
   }
   return out;
 }

@@ -108,6 +108,11 @@ class FileList {
     reserve(files.size());
     for (const FileRef& f : files) push_back(f);
   }
+  /// A copy of owning records (markers, a savepoint being built).
+  FileList(const std::vector<WrittenFile>& files) {  // NOLINT: the same files, held compactly
+    reserve(files.size());
+    for (const WrittenFile& f : files) push_back(f);
+  }
 
   /// Copies the file's partition and name into the list.
   void push_back(const FileRef& f) {

@@ -36,7 +36,7 @@ struct CommitInfo {
 
 struct SavepointInfo {
   InstantTime instant;
-  std::vector<WrittenFile> files;  // latest slices' files as of the savepoint
+  FileList files;  // latest slices' files as of the savepoint
 };
 
 /// A file slice that a pending compaction or log compaction will compact: one

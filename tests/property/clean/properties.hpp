@@ -61,7 +61,7 @@ inline std::optional<std::string> safety_violation(const TableView& v, const Tab
   }
   std::set<std::string> savepointed;
   for (const auto& sp : md.savepoints) {
-    for (const auto& f : sp.files) savepointed.insert(f.name);
+    for (const auto& f : sp.files) savepointed.emplace(f.name);
   }
   for (const auto& file : planned) {
     const auto it = index.find(file);

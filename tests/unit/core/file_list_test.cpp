@@ -77,6 +77,7 @@ TEST_CASE("equality sees every field and the order") {
   CHECK_FALSE(l == swapped);
   CHECK_FALSE(l == std::vector<WrittenFile>(files.begin(), files.end() - 1));
   CHECK(l == list_of(files));
+  CHECK(FileList(files) == files);
 }
 
 TEST_CASE("views of the list survive moving it; a copy reads the same") {
