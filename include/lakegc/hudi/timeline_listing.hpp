@@ -19,8 +19,6 @@
 #include "lakegc/hudi/timeline_file_name.hpp"
 #include "lakegc/storage/path.hpp"
 #include "lakegc/storage/storage.hpp"
-#include "lakegc/storage/path.hpp"
-#include "lakegc/storage/storage.hpp"
 
 namespace lakegc::hudi {
 
