@@ -97,6 +97,9 @@ CleanPlan plan_parallel(const TableView& v, const TableMetadata& md, const P& po
   if (!scope.ok()) return plan;
   const auto& parts = scope->partitions;
   std::vector<PartitionPlan> out(parts.size());
+  // Each partition's files apart (threads append concurrently), copied
+  // into the plan in order afterwards.
+  std::vector<PlannedFiles> files(parts.size());
   std::atomic<std::size_t> next{0};
   // Chunks of 16 partitions: few atomic operations, and still balanced
   // when partitions differ in size.
@@ -107,7 +110,7 @@ CleanPlan plan_parallel(const TableView& v, const TableMetadata& md, const P& po
       if (begin >= parts.size()) return;
       const std::size_t end = std::min(parts.size(), begin + kChunk);
       for (std::size_t i = begin; i < end; ++i) {
-        out[i] = plan_partition(v, v.partitions()[parts[i]], d, policy, ctx, md.partitioned);
+        out[i] = plan_partition(v, v.partitions()[parts[i]], d, policy, ctx, md.partitioned, files[i]);
       }
     }
   };
@@ -118,7 +121,10 @@ CleanPlan plan_parallel(const TableView& v, const TableMetadata& md, const P& po
   }
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const Partition& part = v.partitions()[parts[i]];
-    if (!out[i].files.empty()) plan.files_per_partition[part.path] = std::move(out[i].files);
+    if (!files[i].empty()) {
+      const auto planned = files[i].at(part.path);
+      plan.files_per_partition.add(part.path, std::vector<PlannedDelete>(planned.begin(), planned.end()));
+    }
     if (out[i].delete_partition) plan.partitions_to_be_deleted.push_back(part.path);
   }
   return plan;

@@ -37,6 +37,8 @@
 #include "lakegc/plan/advise.hpp"
 #include "lakegc/plan/archive_keep_counts.hpp"
 #include "lakegc/plan/clean_plan.hpp"
+#include "lakegc/plan/planned_delete.hpp"
+#include "lakegc/plan/planned_files.hpp"
 #include "lakegc/plan/clean_scope.hpp"
 #include "lakegc/plan/clean_trigger.hpp"
 #include "lakegc/plan/clean_verdict.hpp"

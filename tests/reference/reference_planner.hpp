@@ -486,7 +486,7 @@ inline CleanPlan plan(const TableView& v, const TableMetadata& md, const Policy&
 
       std::sort(files.begin(), files.end(),
                 [](const PlannedDelete& a, const PlannedDelete& b) { return a.name < b.name; });
-      if (!files.empty()) out.files_per_partition[path] = files;
+      out.files_per_partition.add(path, files);
 
       // 4. Partition deletion: only a partition emptied by replacement.
       bool raw_listing_has_live_files = any_live_group;

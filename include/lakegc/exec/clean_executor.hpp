@@ -98,7 +98,7 @@ template <Storage S, Journal J>
   const std::size_t batch_size = std::max<std::size_t>(options.batch_size, 1);
 
   for (const auto& [partition, files] : plan.files_per_partition) {
-    CleanPartitionResult& result = md.partitions[partition];
+    CleanPartitionResult& result = md.partitions[std::string(partition)];
     for (std::size_t start = 0; start < files.size(); start += batch_size) {
       batch.clear();
       batch_files.clear();

@@ -71,7 +71,7 @@ template <Storage S>
       plan.last_completed_commit_timestamp ? plan.last_completed_commit_timestamp->str() : std::string();
   hp.policy = plan.policy;
   for (const auto& [partition, files] : plan.files_per_partition) {
-    auto& paths = hp.file_paths_to_delete_per_partition[partition];
+    auto& paths = hp.file_paths_to_delete_per_partition[std::string(partition)];
     for (const auto& f : files) paths.push_back(table.display(join_path(partition, f.name)));
   }
   hp.partitions_to_be_deleted = plan.partitions_to_be_deleted;
@@ -121,7 +121,7 @@ template <ReadableStorage S>
     }
     std::sort(files.begin(), files.end(),
               [](const PlannedDelete& a, const PlannedDelete& b) { return a.name < b.name; });
-    if (!files.empty()) plan.files_per_partition[partition] = std::move(files);
+    plan.files_per_partition.add(partition, std::move(files));
   }
   plan.partitions_to_be_deleted = hp.partitions_to_be_deleted;
   std::sort(plan.partitions_to_be_deleted.begin(), plan.partitions_to_be_deleted.end());

@@ -17,41 +17,13 @@
 #include <absl/strings/str_split.h>
 #include <fmt/format.h>
 
-#include "lakegc/core/inline_name.hpp"
 #include "lakegc/core/instant_time.hpp"
 #include "lakegc/core/status.hpp"
+#include "lakegc/plan/planned_delete.hpp"
+#include "lakegc/plan/planned_files.hpp"
 #include "lakegc/storage/path.hpp"
 
 namespace lakegc {
-
-/// Why a file may go.
-enum class DeleteReason : std::uint8_t {
-  /// A slice older than the boundary that is neither the latest slice nor the
-  /// newest one before the boundary.
-  older_than_boundary,
-  /// Beyond the newest N versions of its file group.
-  beyond_versions,
-  /// Its file group was replaced by a replacecommit the policy no longer
-  /// needs to read through.
-  replaced_group,
-};
-
-constexpr std::string_view to_string(DeleteReason r) noexcept {
-  switch (r) {
-    case DeleteReason::older_than_boundary: return "older_than_boundary";
-    case DeleteReason::beyond_versions: return "beyond_versions";
-    case DeleteReason::replaced_group: return "replaced_group";
-  }
-  return "?";
-}
-
-struct PlannedDelete {
-  InlineName name;  // file name inside its partition (held in place: see inline_name.hpp)
-  std::uint64_t size = 0;
-  DeleteReason reason = DeleteReason::older_than_boundary;
-  InstantTime slice;  // base instant of the slice the file belongs to
-  friend bool operator==(const PlannedDelete&, const PlannedDelete&) = default;
-};
 
 /// extraMetadata key: partitions where a reader lease kept a slice this
 /// clean would otherwise have deleted, '\n'-joined. The next incremental
@@ -116,8 +88,9 @@ struct CleanPlan {
   /// Requested time of the commit that completed last when planning.
   std::optional<InstantTime> last_completed_commit_timestamp;
   std::string policy;
-  /// Partition path -> files to delete, sorted by name.
-  std::map<std::string, std::vector<PlannedDelete>> files_per_partition;
+  /// Partition path -> files to delete, sorted by name (Hudi's
+  /// filePathsToBeDeletedPerPartition).
+  PlannedFiles files_per_partition;
   /// Partitions emptied by replacement, sorted.
   std::vector<std::string> partitions_to_be_deleted;
   /// Hudi's extraMetadata; "savepointed_timestamps" = comma-joined savepoints.
@@ -129,19 +102,9 @@ struct CleanPlan {
   /// as paths under kListingSkippedPartitionsKey for the next clean.
   std::vector<ListingGap> skipped_partitions;
 
-  bool has_work() const noexcept {
-    if (!partitions_to_be_deleted.empty()) return true;
-    for (const auto& [p, files] : files_per_partition) {
-      if (!files.empty()) return true;
-    }
-    return false;
-  }
-  std::size_t file_count() const noexcept {
-    std::size_t n = 0;
-    for (const auto& [p, files] : files_per_partition) n += files.size();
-    return n;
-  }
-  std::uint64_t bytes() const noexcept {
+  bool has_work() const noexcept { return !partitions_to_be_deleted.empty() || files_per_partition.file_count() > 0; }
+  std::size_t file_count() const noexcept { return files_per_partition.file_count(); }
+  std::uint64_t bytes() const {
     std::uint64_t n = 0;
     for (const auto& [p, files] : files_per_partition) {
       for (const auto& f : files) n += f.size;

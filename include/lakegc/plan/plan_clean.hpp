@@ -102,10 +102,10 @@ inline std::ptrdiff_t slice_read_at(std::span<const FileSlice> slices, const Ins
 
 }  // namespace detail
 
-/// Files of one partition that the decision deletes, sorted by name, and
-/// whether the partition itself goes.
+/// What planning one partition decided besides its files (which
+/// plan_partition appends to the plan's PlannedFiles): whether the
+/// partition itself goes.
 struct PartitionPlan {
-  std::vector<PlannedDelete> files;
   bool delete_partition = false;
   /// A reader lease kept a slice the decision would delete.
   bool lease_vetoed = false;
@@ -176,16 +176,13 @@ inline void emit_group(const TableView& v, std::span<const FileSlice> slices, co
   }
 }
 
-// The picked files as the plan holds them, sorted by name.
-inline std::vector<PlannedDelete> planned_deletes(const TableView& v, const std::vector<PickedFile>& picked) {
-  std::vector<PlannedDelete> out;
-  out.reserve(picked.size());
-  // Built in place: a PlannedDelete is 96 bytes of name, moved is copied.
+// Appends the picked files to `partition`'s in the plan, sorted by name.
+inline void append_planned_deletes(const TableView& v, std::string_view partition,
+                                   const std::vector<PickedFile>& picked, PlannedFiles& into) {
   for (const std::uint32_t i : name_order(picked)) {
     const PickedFile& p = picked[i];
-    out.emplace_back(p.name, v.file_size(p.file), p.reason, p.slice);
+    into.push(partition, PlannedDelete{p.name, v.file_size(p.file), p.reason, p.slice});
   }
-  return out;
 }
 
 // Under boundary rules alone, whether a live group (slices newest first,
@@ -236,9 +233,13 @@ inline void report_group(const TableView& v, const Partition& part, const FileGr
 
 }  // namespace detail
 
+/// Plans one partition: appends the files the decision deletes to
+/// `files` (as `part.path`'s, sorted by name) and returns the rest of what
+/// it decided. `files` must not hold `part.path` already.
 template <CleaningPolicy P>
 PartitionPlan plan_partition(const TableView& v, const Partition& part, const CleanDecision& d, const P& policy,
-                             const CleanContext& ctx, bool table_partitioned, const VerdictSink* sink = nullptr) {
+                             const CleanContext& ctx, bool table_partitioned, PlannedFiles& files,
+                             const VerdictSink* sink = nullptr) {
   PartitionPlan out;
   const Retention& r = d.retention;
   const bool boundary = r.has_boundary;
@@ -381,7 +382,7 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
     detail::emit_group(v, slices, deleted, why, picked);
     if (sink != nullptr) detail::report_group(v, part, g, deleted, why, keep, *sink);
   }
-  out.files = detail::planned_deletes(v, picked);
+  detail::append_planned_deletes(v, part.path, picked, files);
 
   // A partition goes only when replacement emptied it: no live group, a raw
   // listing agrees (files of in-flight writes keep it), nothing replaced at
@@ -442,8 +443,7 @@ template <CleaningPolicy P>
     for (std::uint32_t pi : scope.partitions) {
       const Partition& part = v.partitions()[pi];
       if (skipped.contains(part.path)) continue;
-      PartitionPlan pp = plan_partition(v, part, d, policy, ctx, md.partitioned);
-      if (!pp.files.empty()) plan.files_per_partition[part.path] = std::move(pp.files);
+      const PartitionPlan pp = plan_partition(v, part, d, policy, ctx, md.partitioned, plan.files_per_partition);
       if (pp.delete_partition) plan.partitions_to_be_deleted.push_back(part.path);
       if (pp.lease_vetoed) lease_vetoed.push_back(part.path);
       if (pp.guarded_replace && (!guarded_replace || *pp.guarded_replace < *guarded_replace)) {
@@ -465,7 +465,8 @@ template <CleaningPolicy P>
       const Partition& part = v.partitions()[pi];
       const bool scanned = std::binary_search(scope.partitions.begin(), scope.partitions.end(), pi);
       if (scanned && !skipped.contains(part.path)) {
-        (void)plan_partition(v, part, d, policy, ctx, md.partitioned, verdicts);
+        PlannedFiles again;
+        (void)plan_partition(v, part, d, policy, ctx, md.partitioned, again, verdicts);
         continue;
       }
       const std::uint32_t why = skipped.contains(part.path)    ? kKeepListingGap

@@ -51,7 +51,7 @@ inline std::size_t sizes_from_commits(CleanPlan& plan, const TableMetadata& md) 
 
   std::size_t filled = 0;
   absl::flat_hash_map<std::string_view, std::uint64_t> sizes;  // base file name -> size, one partition
-  for (auto& [partition, files] : plan.files_per_partition) {
+  for (const auto& [partition, files] : plan.files_per_partition) {
     const auto runs = index.by_partition.find(absl::string_view(partition.data(), partition.size()));
     if (runs == index.by_partition.end()) continue;
     sizes.clear();
@@ -116,7 +116,7 @@ template <ReadableStorage S>
     paths.clear();
     return Status();
   };
-  for (auto& [partition, files] : plan.files_per_partition) {
+  for (const auto& [partition, files] : plan.files_per_partition) {
     for (PlannedDelete& f : files) {
       if (f.size != FileEntry::kUnknownSize) continue;
       unknown.push_back(&f);

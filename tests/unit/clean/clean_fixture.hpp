@@ -195,8 +195,8 @@ inline std::set<std::string> planned(const CleanPlan& p) {
 /// The slice base instants a plan deletes in one partition.
 inline std::set<InstantTime> planned_slices(const CleanPlan& p, const std::string& partition) {
   std::set<InstantTime> out;
-  if (auto it = p.files_per_partition.find(partition); it != p.files_per_partition.end()) {
-    for (const auto& f : it->second) out.insert(f.slice);
+  if (p.files_per_partition.contains(partition)) {
+    for (const auto& f : p.files_per_partition.at(partition)) out.insert(f.slice);
   }
   return out;
 }

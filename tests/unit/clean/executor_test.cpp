@@ -76,7 +76,7 @@ TEST_CASE("a plan made without listed sizes asks for each planned file's size, a
   REQUIRE(listed.file_count() == 5);
   REQUIRE(listed.bytes() > 0);
   CleanPlan plan = listed;
-  for (auto& [p, files] : plan.files_per_partition) {
+  for (const auto& [p, files] : plan.files_per_partition) {
     for (PlannedDelete& f : files) f.size = FileEntry::kUnknownSize;
   }
   // One size known already (no stat), one file gone since the listing.
@@ -103,7 +103,7 @@ TEST_CASE("a plan made without listed sizes asks for each planned file's size, a
   }
 
   // A stat that fails otherwise stops it, naming the file.
-  for (auto& [p, files] : plan.files_per_partition) {
+  for (const auto& [p, files] : plan.files_per_partition) {
     for (PlannedDelete& f : files) f.size = FileEntry::kUnknownSize;
   }
   t.storage.fail_next(storage_op::stat, absl::UnavailableError("injected: throttled"));
@@ -127,11 +127,11 @@ TEST_CASE("a planned base file takes its size from the commit that wrote it; a l
     return PlannedDelete{std::move(name), FileEntry::kUnknownSize, DeleteReason::older_than_boundary, {}};
   };
   CleanPlan plan;
-  plan.files_per_partition["a"] = {
-      unknown("g1_1-0-1_20240101000000000.parquet"), unknown(".g2_20240101000000000.log.1_1-0-1"),
-      unknown("g4_1-0-1_20240102000000000.parquet"), unknown("g5_1-0-1_20240103000000000.parquet")};
+  plan.files_per_partition.add(
+      "a", {unknown("g1_1-0-1_20240101000000000.parquet"), unknown(".g2_20240101000000000.log.1_1-0-1"),
+            unknown("g4_1-0-1_20240102000000000.parquet"), unknown("g5_1-0-1_20240103000000000.parquet")});
   // Named by a commit, but in another partition.
-  plan.files_per_partition["c"] = {unknown("g3_1-0-1_20240101000000000.parquet")};
+  plan.files_per_partition.add("c", {unknown("g3_1-0-1_20240101000000000.parquet")});
   const std::vector<std::uint64_t> want_a = {100, FileEntry::kUnknownSize, 400, FileEntry::kUnknownSize};
 
   CleanPlan with_index = plan;
@@ -141,7 +141,7 @@ TEST_CASE("a planned base file takes its size from the commit that wrote it; a l
 
   // An index of other commits is not used: the answer comes from the commits.
   md.commits[t("20240102000000000")].files.push_back({"b", "g6_1-0-1_20240102000000000.parquet", 600});
-  plan.files_per_partition["b"] = {unknown("g6_1-0-1_20240102000000000.parquet")};
+  plan.files_per_partition.add("b", {unknown("g6_1-0-1_20240102000000000.parquet")});
   CHECK(sizes_from_commits(plan, md) == 3);
   CHECK(plan.files_per_partition.at("b")[0].size == 600);
 }
@@ -331,20 +331,20 @@ TEST_CASE("a plan naming a path outside the table root is refused and nothing is
   const std::vector<BadPlan> cases = {
       {"a name climbing out of its partition",
        [](CleanPlan& p) {
-         p.files_per_partition["p"].push_back({"../x", 1, DeleteReason::older_than_boundary, {}});
+         p.files_per_partition.push("p", {"../x", 1, DeleteReason::older_than_boundary, {}});
        }},
       {"an absolute name",
        [](CleanPlan& p) {
-         p.files_per_partition["p"].push_back({"/etc/passwd", 1, DeleteReason::older_than_boundary, {}});
+         p.files_per_partition.push("p", {"/etc/passwd", 1, DeleteReason::older_than_boundary, {}});
        }},
       {"a partition climbing out of the root",
        [](CleanPlan& p) {
-         p.files_per_partition["../other"].push_back({"x", 1, DeleteReason::older_than_boundary, {}});
+         p.files_per_partition.push("../other", {"x", 1, DeleteReason::older_than_boundary, {}});
        }},
       {"a partition to delete outside the root", [](CleanPlan& p) { p.partitions_to_be_deleted.push_back("../x"); }},
       {"a path inside the root where a file name belongs",
        [](CleanPlan& p) {
-         p.files_per_partition[""].push_back({".hoodie/hoodie.properties", 1, DeleteReason::older_than_boundary, {}});
+         p.files_per_partition.push("", {".hoodie/hoodie.properties", 1, DeleteReason::older_than_boundary, {}});
        }},
   };
   for (const BadPlan& bad : cases) {

@@ -1,0 +1,161 @@
+// PlannedFiles, a plan's files in one vector: partitions read back in path
+// order with their files in the order appended, whatever order the
+// partitions came in; a partition's files stay contiguous (appending to an
+// earlier partition is refused); copies and moves keep appending where the
+// original would; equality is by content, not by where files sit.
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lakegc/plan/clean_plan.hpp"
+#include "lakegc/plan/planned_files.hpp"
+
+namespace lakegc::tests::planned_files_test {
+
+using namespace lakegc;
+
+PlannedDelete file(std::string name, std::uint64_t size = 1) {
+  return PlannedDelete{std::move(name), size, DeleteReason::older_than_boundary, {}};
+}
+
+std::vector<std::string> partitions_of(const PlannedFiles& f) {
+  std::vector<std::string> out;
+  for (const auto& [p, files] : f) out.emplace_back(p);
+  return out;
+}
+
+std::vector<std::string> names_in(const PlannedFiles& f, std::string_view partition) {
+  std::vector<std::string> out;
+  for (const PlannedDelete& d : f.at(partition)) out.push_back(d.name.str());
+  return out;
+}
+
+TEST_CASE("partitions read back in path order, each with its files in the order appended") {
+  PlannedFiles f;
+  f.push("p=2", file("a"));
+  f.push("p=2", file("b"));
+  f.add("p=1", {file("c"), file("d"), file("e")});
+  f.push("p=3", file("f"));
+  CHECK(f.size() == 3);
+  CHECK(f.file_count() == 6);
+  CHECK(partitions_of(f) == std::vector<std::string>{"p=1", "p=2", "p=3"});
+  CHECK(names_in(f, "p=1") == std::vector<std::string>{"c", "d", "e"});
+  CHECK(names_in(f, "p=2") == std::vector<std::string>{"a", "b"});
+  CHECK(names_in(f, "p=3") == std::vector<std::string>{"f"});
+  CHECK(f.contains("p=2"));
+  CHECK_FALSE(f.contains("p=4"));
+  CHECK_THROWS_AS((void)f.at("p=4"), std::out_of_range);
+  // Iteration and at() give the same spans.
+  for (const auto& [p, files] : f) {
+    CHECK(files.data() == f.at(p).data());
+    CHECK(files.size() == f.at(p).size());
+  }
+}
+
+TEST_CASE("an empty list records no partition; an empty plan has no work") {
+  PlannedFiles f;
+  f.add("p", {});
+  CHECK(f.empty());
+  CHECK_FALSE(f.contains("p"));
+  CleanPlan plan;
+  CHECK_FALSE(plan.has_work());
+  plan.files_per_partition.push("p", file("x", 5));
+  plan.files_per_partition.push("q", file("y", 7));
+  CHECK(plan.has_work());
+  CHECK(plan.file_count() == 2);
+  CHECK(plan.bytes() == 12);
+}
+
+TEST_CASE("appending to a partition other than the last one is refused and changes nothing") {
+  PlannedFiles f;
+  f.push("a", file("1"));
+  f.push("b", file("2"));
+  CHECK_THROWS_AS(f.push("a", file("3")), std::logic_error);
+  CHECK_THROWS_AS(f.add("a", {file("3")}), std::logic_error);
+  CHECK(f.file_count() == 2);
+  CHECK(names_in(f, "a") == std::vector<std::string>{"1"});
+  // The last partition goes on growing.
+  f.push("b", file("4"));
+  CHECK(names_in(f, "b") == std::vector<std::string>{"2", "4"});
+}
+
+TEST_CASE("a copy and a moved-to list keep appending to the last partition") {
+  PlannedFiles f;
+  f.push("a", file("1"));
+  f.push("b", file("2"));
+  PlannedFiles copy = f;
+  CHECK(copy == f);
+  copy.push("b", file("3"));
+  CHECK(names_in(copy, "b") == std::vector<std::string>{"2", "3"});
+  CHECK(names_in(f, "b") == std::vector<std::string>{"2"});  // the original is untouched
+  CHECK_FALSE(copy == f);
+
+  PlannedFiles assigned;
+  assigned.push("z", file("9"));
+  assigned = f;
+  CHECK(assigned == f);
+  assigned.push("b", file("3"));
+  CHECK(assigned == copy);
+
+  PlannedFiles moved = std::move(f);
+  moved.push("b", file("3"));
+  CHECK(moved == copy);
+  PlannedFiles move_assigned;
+  move_assigned = std::move(moved);
+  move_assigned.push("c", file("5"));
+  CHECK(names_in(move_assigned, "b") == std::vector<std::string>{"2", "3"});
+  CHECK(names_in(move_assigned, "c") == std::vector<std::string>{"5"});
+}
+
+TEST_CASE("equality compares partitions and files, not where they sit in the vector") {
+  PlannedFiles ab;
+  ab.add("a", {file("1"), file("2")});
+  ab.add("b", {file("3")});
+  PlannedFiles ba;
+  ba.add("b", {file("3")});
+  ba.add("a", {file("1"), file("2")});
+  CHECK(ab == ba);
+
+  PlannedFiles other_order;
+  other_order.add("a", {file("2"), file("1")});
+  other_order.add("b", {file("3")});
+  CHECK_FALSE(ab == other_order);
+
+  PlannedFiles other_size;
+  other_size.add("a", {file("1"), file("2", 9)});
+  other_size.add("b", {file("3")});
+  CHECK_FALSE(ab == other_size);
+
+  PlannedFiles other_partition;
+  other_partition.add("a", {file("1"), file("2")});
+  other_partition.add("c", {file("3")});
+  CHECK_FALSE(ab == other_partition);
+
+  PlannedFiles moved_file;  // same files, one in the other partition
+  moved_file.add("a", {file("1")});
+  moved_file.add("b", {file("2"), file("3")});
+  CHECK_FALSE(ab == moved_file);
+}
+
+TEST_CASE("files can be changed in place through at() and iteration") {
+  PlannedFiles f;
+  f.add("a", {file("1", 10), file("2", 20)});
+  f.add("b", {file("3", 30)});
+  f.at("a")[1].size = 21;
+  for (const auto& [p, files] : f) {
+    for (PlannedDelete& d : files) d.size += 1;
+  }
+  CHECK(f.at("a")[0].size == 11);
+  CHECK(f.at("a")[1].size == 22);
+  CHECK(f.at("b")[0].size == 31);
+  f.clear();
+  CHECK(f.empty());
+  CHECK(f.file_count() == 0);
+  f.push("a", file("again"));  // a cleared list starts afresh
+  CHECK(names_in(f, "a") == std::vector<std::string>{"again"});
+}
+
+}  // namespace lakegc::tests::planned_files_test
