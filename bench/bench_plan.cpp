@@ -105,12 +105,13 @@ CleanPlan plan_parallel(const TableView& v, const TableMetadata& md, const P& po
   // when partitions differ in size.
   constexpr std::size_t kChunk = 16;
   auto work = [&] {
+    PartitionScratch scratch;
     for (;;) {
       const std::size_t begin = next.fetch_add(kChunk, std::memory_order_relaxed);
       if (begin >= parts.size()) return;
       const std::size_t end = std::min(parts.size(), begin + kChunk);
       for (std::size_t i = begin; i < end; ++i) {
-        out[i] = plan_partition(v, v.partitions()[parts[i]], d, policy, ctx, md.partitioned, files[i]);
+        out[i] = plan_partition(v, v.partitions()[parts[i]], d, policy, ctx, md.partitioned, files[i], scratch);
       }
     }
   };

@@ -141,20 +141,20 @@ struct PickedFile {
   InstantTime slice;
 };
 
-// The order of `files` by name: indices into it.
-inline std::vector<std::uint32_t> name_order(const std::vector<PickedFile>& files) {
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> keys;  // prefix, index into files
+// A name's sort key: its first eight bytes as a number, and its index.
+using NameKey = std::pair<std::uint64_t, std::uint32_t>;
+
+// Sorts `keys` to the order of `files` by name (keys[k].second indexes
+// `files`).
+inline void sort_by_name(const std::vector<PickedFile>& files, std::vector<NameKey>& keys) {
+  keys.clear();
   keys.reserve(files.size());
   for (std::uint32_t i = 0; i < files.size(); ++i) keys.emplace_back(name_prefix_key(files[i].name), i);
-  std::sort(keys.begin(), keys.end(), [&](const auto& a, const auto& b) {
+  std::sort(keys.begin(), keys.end(), [&](const NameKey& a, const NameKey& b) {
     if (a.first != b.first) return a.first < b.first;
     const int c = files[a.second].name.compare(files[b.second].name);
     return c != 0 ? c < 0 : a.second < b.second;  // equal names keep their order: deterministic
   });
-  std::vector<std::uint32_t> order;
-  order.reserve(keys.size());
-  for (const auto& k : keys) order.push_back(k.second);
-  return order;
 }
 
 // Emits the deleted slices of one group: `deleted[i]` for slice i (newest
@@ -176,12 +176,17 @@ inline void emit_group(const TableView& v, std::span<const FileSlice> slices, co
   }
 }
 
-// Appends the picked files to `partition`'s in the plan, sorted by name.
+// Appends the picked files to `partition`'s in the plan, sorted by name
+// (`keys` is scratch).
 inline void append_planned_deletes(const TableView& v, std::string_view partition,
-                                   const std::vector<PickedFile>& picked, PlannedFiles& into) {
-  for (const std::uint32_t i : name_order(picked)) {
-    const PickedFile& p = picked[i];
-    into.push(partition, PlannedDelete{p.name, v.file_size(p.file), p.reason, p.slice});
+                                   const std::vector<PickedFile>& picked, std::vector<NameKey>& keys,
+                                   PlannedFiles& into) {
+  if (picked.empty()) return;
+  into.reserve_run(picked.size());
+  sort_by_name(picked, keys);
+  for (const NameKey& k : keys) {
+    const PickedFile& p = picked[k.second];
+    into.emplace(partition, p.name, v.file_size(p.file), p.reason, p.slice);
   }
 }
 
@@ -233,25 +238,40 @@ inline void report_group(const TableView& v, const Partition& part, const FileGr
 
 }  // namespace detail
 
-/// Plans one partition: appends the files the decision deletes to
-/// `files` (as `part.path`'s, sorted by name) and returns the rest of what
-/// it decided. `files` must not hold `part.path` already.
-template <CleaningPolicy P>
-PartitionPlan plan_partition(const TableView& v, const Partition& part, const CleanDecision& d, const P& policy,
-                             const CleanContext& ctx, bool table_partitioned, PlannedFiles& files,
-                             const VerdictSink* sink = nullptr) {
-  PartitionPlan out;
-  const Retention& r = d.retention;
-  const bool boundary = r.has_boundary;
-  const bool versions = r.versions.has_value();
-  // Per-slice verdicts, reused across groups (one allocation per
-  // partition, not several per group).
+/// Buffers plan_partition reuses from one group and one partition to the
+/// next: per-slice verdicts, the picked files and their sort keys. One per
+/// thread. Allocated for every partition they were a few thousand heap
+/// blocks of many sizes per plan, and glibc's malloc spent more time
+/// sorting the freed ones into its large bins than the planner spent
+/// planning (bench/README.md, "A plan's files in blocks").
+struct PartitionScratch {
   std::vector<std::uint8_t> del_b;
   std::vector<std::uint8_t> del_v;
   std::vector<std::uint8_t> deleted;
   std::vector<DeleteReason> why;
   std::vector<std::uint32_t> keep;  // KeepReason bits per slice, with a sink only
   std::vector<detail::PickedFile> picked;
+  std::vector<detail::NameKey> name_keys;
+};
+
+/// Plans one partition: appends the files the decision deletes to
+/// `files` (as `part.path`'s, sorted by name) and returns the rest of what
+/// it decided. `files` must not hold `part.path` already.
+template <CleaningPolicy P>
+PartitionPlan plan_partition(const TableView& v, const Partition& part, const CleanDecision& d, const P& policy,
+                             const CleanContext& ctx, bool table_partitioned, PlannedFiles& files,
+                             PartitionScratch& scratch, const VerdictSink* sink = nullptr) {
+  PartitionPlan out;
+  const Retention& r = d.retention;
+  const bool boundary = r.has_boundary;
+  const bool versions = r.versions.has_value();
+  std::vector<std::uint8_t>& del_b = scratch.del_b;
+  std::vector<std::uint8_t>& del_v = scratch.del_v;
+  std::vector<std::uint8_t>& deleted = scratch.deleted;
+  std::vector<DeleteReason>& why = scratch.why;
+  std::vector<std::uint32_t>& keep = scratch.keep;
+  std::vector<detail::PickedFile>& picked = scratch.picked;
+  picked.clear();
   bool replaced_fully_deleted = true;
   bool any_live = false;
 
@@ -382,7 +402,7 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
     detail::emit_group(v, slices, deleted, why, picked);
     if (sink != nullptr) detail::report_group(v, part, g, deleted, why, keep, *sink);
   }
-  detail::append_planned_deletes(v, part.path, picked, files);
+  detail::append_planned_deletes(v, part.path, picked, scratch.name_keys, files);
 
   // A partition goes only when replacement emptied it: no live group, a raw
   // listing agrees (files of in-flight writes keep it), nothing replaced at
@@ -424,6 +444,7 @@ template <CleaningPolicy P>
   CleanPlan plan;
   CleanScope scope;
   std::vector<std::string> lease_vetoed;
+  PartitionScratch scratch;
   // Plans with the decision's boundary; if a guard (other than savepoints,
   // which Hudi's archiver itself respects) kept the files of a group
   // replaced before the boundary, the boundary comes back to that
@@ -443,7 +464,8 @@ template <CleaningPolicy P>
     for (std::uint32_t pi : scope.partitions) {
       const Partition& part = v.partitions()[pi];
       if (skipped.contains(part.path)) continue;
-      const PartitionPlan pp = plan_partition(v, part, d, policy, ctx, md.partitioned, plan.files_per_partition);
+      const PartitionPlan pp =
+          plan_partition(v, part, d, policy, ctx, md.partitioned, plan.files_per_partition, scratch);
       if (pp.delete_partition) plan.partitions_to_be_deleted.push_back(part.path);
       if (pp.lease_vetoed) lease_vetoed.push_back(part.path);
       if (pp.guarded_replace && (!guarded_replace || *pp.guarded_replace < *guarded_replace)) {
@@ -466,7 +488,7 @@ template <CleaningPolicy P>
       const bool scanned = std::binary_search(scope.partitions.begin(), scope.partitions.end(), pi);
       if (scanned && !skipped.contains(part.path)) {
         PlannedFiles again;
-        (void)plan_partition(v, part, d, policy, ctx, md.partitioned, again, verdicts);
+        (void)plan_partition(v, part, d, policy, ctx, md.partitioned, again, scratch, verdicts);
         continue;
       }
       const std::uint32_t why = skipped.contains(part.path)    ? kKeepListingGap

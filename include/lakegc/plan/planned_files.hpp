@@ -1,17 +1,18 @@
 // File: lakegc/plan/planned_files.hpp
 // -----------------------------------------------------------------------------
-// The files a clean plan deletes, by partition, in one allocation: every
-// PlannedDelete in one vector, and per partition its path and the run of
-// that vector it owns.
+// The files a clean plan deletes, by partition: per partition its path and
+// a contiguous run of files in a block. Small runs share 64 KiB blocks;
+// a run that is reserved larger gets a block of its own, of its size.
 //
-// Why not a map of vectors: a dense plan at 10M slices deletes 1.2M files
-// in 2,000 partitions, and a vector per partition is 2,000 heap blocks of
-// about 57 KB, every one of a different size. Freed together with the
-// plan, glibc sorts them into its size-ordered large bins one by one,
-// which cost more than planning itself once nothing else sat between them
-// (bench/README.md, "The plan's files in one allocation"). One vector is
-// one block, and a partition's files stay contiguous, so a reader still
-// gets a span per partition.
+// Measured (bench/README.md, "A plan's files in blocks"): one vector for
+// the whole plan grows by doubling to 140 MB at 10M slices, copied twenty
+// times onto fresh pages, and page faults (dear on these virtual machines)
+// made the plan 3x slower; 1 MiB and 256 KiB blocks, too large for the
+// holes a freed builder leaves in the heap, came from its top, were
+// trimmed after each plan and faulted in again (1.2-1.6x slower). Blocks
+// of a partition's size fit those holes, as the vectors of the old map
+// did, and 64 KiB ones keep a plan of many small partitions to few
+// blocks.
 #pragma once
 
 #include <algorithm>
@@ -40,14 +41,18 @@ struct PartitionFiles {
 };
 
 class PlannedFiles {
-  // A partition's run [begin, end) of files_.
+  // A partition's files: [begin, end) of blocks_[block].
   struct Run {
+    std::size_t block = 0;
     std::size_t begin = 0;
     std::size_t end = 0;
   };
   using Index = std::map<std::string, Run, std::less<>>;
+  // Files are appended within a block's capacity only, so a block never
+  // reallocates and the runs in it stay where they are.
+  using Block = std::vector<PlannedDelete>;
 
-  template <typename File, typename IndexIterator>
+  template <typename File, typename IndexIterator, typename Blocks>
   class basic_iterator {
    public:
     using iterator_category = std::bidirectional_iterator_tag;
@@ -57,9 +62,10 @@ class PlannedFiles {
     using pointer = void;
 
     basic_iterator() = default;
-    basic_iterator(IndexIterator it, File* files) : it_(it), files_(files) {}
+    basic_iterator(IndexIterator it, Blocks* blocks) : it_(it), blocks_(blocks) {}
     value_type operator*() const {
-      return {it_->first, std::span<File>(files_ + it_->second.begin, it_->second.end - it_->second.begin)};
+      const Run& r = it_->second;
+      return {it_->first, std::span<File>((*blocks_)[r.block].data() + r.begin, r.end - r.begin)};
     }
     basic_iterator& operator++() {
       ++it_;
@@ -83,82 +89,103 @@ class PlannedFiles {
 
    private:
     IndexIterator it_{};
-    File* files_ = nullptr;
+    Blocks* blocks_ = nullptr;
   };
 
  public:
-  using iterator = basic_iterator<PlannedDelete, Index::iterator>;
-  using const_iterator = basic_iterator<const PlannedDelete, Index::const_iterator>;
+  using iterator = basic_iterator<PlannedDelete, Index::iterator, std::vector<Block>>;
+  using const_iterator = basic_iterator<const PlannedDelete, Index::const_iterator, const std::vector<Block>>;
+
+  /// Files a shared block holds (64 KiB of them); a run reserved larger
+  /// gets a block of its own.
+  static constexpr std::size_t kBlockFiles = (std::size_t{64} << 10) / sizeof(PlannedDelete);
 
   PlannedFiles() = default;
+
+  /// Makes room for `n` more files of the partition appended next, so they
+  /// are appended without moving any file. Optional: push moves a run that
+  /// outgrows its block.
+  void reserve_run(std::size_t n) {
+    if (blocks_.empty() || blocks_.back().capacity() - blocks_.back().size() < n) new_block(n);
+  }
 
   /// Appends `file` to `partition`'s files. A partition's files are
   /// contiguous, so `partition` must be new or the one appended to last;
   /// anything else is a bug in the caller (std::logic_error). The caller
   /// appends in name order: that order is the plan's.
-  void push(std::string_view partition, PlannedDelete file) {
+  void push(std::string_view partition, PlannedDelete file) { emplace(partition, std::move(file)); }
+
+  /// As push, with the file built in place from `args` (PlannedDelete's
+  /// fields, in order).
+  template <typename... Args>
+  void emplace(std::string_view partition, Args&&... args) {
     Run& run = open_run(partition);
-    files_.push_back(std::move(file));
-    run.end = files_.size();
+    if (run.block != blocks_.size() - 1 || blocks_.back().size() == blocks_.back().capacity()) move_run(run);
+    blocks_.back().emplace_back(std::forward<Args>(args)...);
+    ++run.end;
   }
 
   /// Appends `files` (sorted by name) as `partition`'s, under push's rule.
   /// Nothing is recorded for an empty list.
   void add(std::string_view partition, std::vector<PlannedDelete> files) {
     if (files.empty()) return;
-    Run& run = open_run(partition);
-    files_.insert(files_.end(), std::make_move_iterator(files.begin()), std::make_move_iterator(files.end()));
-    run.end = files_.size();
+    if (last_ == nullptr || last_->first != partition) reserve_run(files.size());
+    for (PlannedDelete& f : files) push(partition, std::move(f));
   }
-
-  /// Space for `n` more files without moving the ones held.
-  void reserve_more(std::size_t n) { files_.reserve(files_.size() + n); }
 
   /// Number of partitions with files.
   [[nodiscard]] std::size_t size() const noexcept { return index_.size(); }
   [[nodiscard]] bool empty() const noexcept { return index_.empty(); }
   /// Number of files, every partition's.
-  [[nodiscard]] std::size_t file_count() const noexcept { return files_.size(); }
+  [[nodiscard]] std::size_t file_count() const noexcept { return files_; }
 
   [[nodiscard]] bool contains(std::string_view partition) const { return index_.find(partition) != index_.end(); }
   /// `partition`'s files; std::out_of_range if it has none.
   [[nodiscard]] std::span<const PlannedDelete> at(std::string_view partition) const {
-    return files_of(checked_run(partition));
+    const Run& r = checked_run(partition);
+    return std::span<const PlannedDelete>(blocks_[r.block].data() + r.begin, r.end - r.begin);
   }
   [[nodiscard]] std::span<PlannedDelete> at(std::string_view partition) {
     const Run& r = checked_run(partition);
-    return std::span<PlannedDelete>(files_.data() + r.begin, r.end - r.begin);
+    return std::span<PlannedDelete>(blocks_[r.block].data() + r.begin, r.end - r.begin);
   }
 
   /// Partitions in path order.
-  [[nodiscard]] const_iterator begin() const { return {index_.begin(), files_.data()}; }
-  [[nodiscard]] const_iterator end() const { return {index_.end(), files_.data()}; }
-  [[nodiscard]] iterator begin() { return {index_.begin(), files_.data()}; }
-  [[nodiscard]] iterator end() { return {index_.end(), files_.data()}; }
+  [[nodiscard]] const_iterator begin() const { return {index_.begin(), &blocks_}; }
+  [[nodiscard]] const_iterator end() const { return {index_.end(), &blocks_}; }
+  [[nodiscard]] iterator begin() { return {index_.begin(), &blocks_}; }
+  [[nodiscard]] iterator end() { return {index_.end(), &blocks_}; }
 
   void clear() noexcept {
     index_.clear();
-    files_.clear();
+    blocks_.clear();
+    files_ = 0;
     last_ = nullptr;
   }
 
   /// Equal when the same partitions hold the same files in the same order
-  /// (where in the one vector they sit does not matter).
+  /// (where they sit in the blocks does not matter).
   friend bool operator==(const PlannedFiles& a, const PlannedFiles& b) {
-    if (a.index_.size() != b.index_.size() || a.files_.size() != b.files_.size()) return false;
+    if (a.index_.size() != b.index_.size() || a.files_ != b.files_) return false;
     return std::equal(a.begin(), a.end(), b.begin(), [](const auto& x, const auto& y) {
       return x.partition == y.partition && std::ranges::equal(x.files, y.files);
     });
   }
 
-  // Map nodes do not move with the map, so a moved plan keeps appending to
-  // its last run; a copy finds its own.
-  PlannedFiles(const PlannedFiles& o) : index_(o.index_), files_(o.files_) { relink_last(); }
+  // Map nodes do not move with the map, so a moved list keeps appending
+  // to its last run; a copy finds its own. A copied block holds no spare
+  // room (vector copies are exact), so the copy's next push moves its last
+  // run to a new block.
+  PlannedFiles(const PlannedFiles& o) : index_(o.index_), blocks_(o.blocks_), files_(o.files_) { relink_last(); }
   PlannedFiles(PlannedFiles&& o) noexcept
-      : index_(std::move(o.index_)), files_(std::move(o.files_)), last_(std::exchange(o.last_, nullptr)) {}
+      : index_(std::move(o.index_)),
+        blocks_(std::move(o.blocks_)),
+        files_(std::exchange(o.files_, 0)),
+        last_(std::exchange(o.last_, nullptr)) {}
   PlannedFiles& operator=(const PlannedFiles& o) {
     if (this != &o) {
       index_ = o.index_;
+      blocks_ = o.blocks_;
       files_ = o.files_;
       relink_last();
     }
@@ -166,44 +193,65 @@ class PlannedFiles {
   }
   PlannedFiles& operator=(PlannedFiles&& o) noexcept {
     index_ = std::move(o.index_);
-    files_ = std::move(o.files_);
+    blocks_ = std::move(o.blocks_);
+    files_ = std::exchange(o.files_, 0);
     last_ = std::exchange(o.last_, nullptr);
     return *this;
   }
   ~PlannedFiles() = default;
 
  private:
-  std::span<const PlannedDelete> files_of(const Run& r) const {
-    return std::span<const PlannedDelete>(files_.data() + r.begin, r.end - r.begin);
-  }
   const Run& checked_run(std::string_view partition) const {
     const auto it = index_.find(partition);
     if (it == index_.end()) throw std::out_of_range(fmt::format("plan has no files in partition '{}'", partition));
     return it->second;
   }
+  // Moves `run` (the last one appended to, so the tail of its block) to
+  // the end of the last block, a new one unless the last block is another
+  // with room: a run that outgrows its block moves with room for as many
+  // files again, so a long run moves O(log n) times.
+  void move_run(Run& run) {
+    const std::size_t held = run.end - run.begin;
+    const bool into_last = run.block != blocks_.size() - 1 && blocks_.back().capacity() - blocks_.back().size() > held;
+    if (!into_last) new_block(2 * held + 1);
+    Block& from = blocks_[run.block];
+    Block& to = blocks_.back();
+    const auto tail = from.end() - static_cast<std::ptrdiff_t>(held);
+    const std::size_t at = to.size();
+    to.insert(to.end(), std::make_move_iterator(tail), std::make_move_iterator(from.end()));
+    from.erase(tail, from.end());
+    run = Run{blocks_.size() - 1, at, at + held};
+  }
+  void new_block(std::size_t at_least) { blocks_.emplace_back().reserve(std::max(kBlockFiles, at_least)); }
   // The run files appended now belong to: the last one if it is
-  // `partition`'s and ends at the end of files_, else a new one.
+  // `partition`'s, else a new one at the end of the last block.
   Run& open_run(std::string_view partition) {
-    if (last_ != nullptr && last_->first == partition && last_->second.end == files_.size()) return last_->second;
-    auto [it, inserted] = index_.try_emplace(std::string(partition), Run{files_.size(), files_.size()});
+    ++files_;
+    if (last_ != nullptr && last_->first == partition) return last_->second;
+    if (blocks_.empty()) new_block(1);
+    const std::size_t at = blocks_.back().size();
+    auto [it, inserted] = index_.try_emplace(std::string(partition), Run{blocks_.size() - 1, at, at});
     if (!inserted) {
+      --files_;
       throw std::logic_error(
           fmt::format("PlannedFiles: partition '{}' appended to after another partition's files", partition));
     }
     last_ = &*it;
     return it->second;
   }
-
+  // After a copy: the run that ends the last block, if any.
   void relink_last() {
     last_ = nullptr;
+    if (blocks_.empty()) return;
     for (auto& entry : index_) {
-      if (entry.second.end == files_.size()) last_ = &entry;
+      if (entry.second.block == blocks_.size() - 1 && entry.second.end == blocks_.back().size()) last_ = &entry;
     }
   }
 
   Index index_;
-  std::vector<PlannedDelete> files_;
-  // The entry appended to last, if its run still ends files_.
+  std::vector<Block> blocks_;
+  std::size_t files_ = 0;
+  // The entry appended to last: its run ends the last block.
   Index::value_type* last_ = nullptr;
 };
 

@@ -158,4 +158,35 @@ TEST_CASE("files can be changed in place through at() and iteration") {
   CHECK(names_in(f, "a") == std::vector<std::string>{"again"});
 }
 
+TEST_CASE("runs longer than a block, and runs that reserved room, read back whole") {
+  const std::size_t n = PlannedFiles::kBlockFiles;
+  PlannedFiles f;
+  f.push("a", file("first"));
+  // Outgrows the first block without a reservation: the run moves.
+  for (std::size_t i = 0; i < 2 * n + 3; ++i) f.push("b", file(std::to_string(i), i));
+  // Reserved: lands in a block with room.
+  f.reserve_run(5);
+  for (std::size_t i = 0; i < 5; ++i) f.push("c", file(std::to_string(i), i));
+  // Reserved room and then more than reserved.
+  f.reserve_run(2);
+  for (std::size_t i = 0; i < n + 1; ++i) f.push("d", file(std::to_string(i), i));
+  CHECK(f.file_count() == 1 + (2 * n + 3) + 5 + (n + 1));
+  CHECK(names_in(f, "a") == std::vector<std::string>{"first"});
+  for (const auto& [p, files] : f) {
+    if (p == "a") continue;
+    const std::size_t want = p == "b" ? 2 * n + 3 : p == "c" ? 5 : n + 1;
+    REQUIRE(files.size() == want);
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      CHECK(files[i].name.view() == std::to_string(i));
+      CHECK(files[i].size == i);
+    }
+  }
+  // A copy appends to its last run too, though its blocks hold no spare room.
+  PlannedFiles copy = f;
+  copy.push("d", file("more"));
+  CHECK(copy.at("d").size() == n + 2);
+  CHECK(copy.at("d").back().name.view() == "more");
+  CHECK(f.at("d").size() == n + 1);
+}
+
 }  // namespace lakegc::tests::planned_files_test

@@ -435,7 +435,10 @@ TEST_CASE("a plan's files are ordered by name: the 8-byte prefix key orders as t
   std::vector<detail::PickedFile> picked;
   for (std::uint32_t i = 0; i < names.size(); ++i)
     picked.push_back({names[i], i, DeleteReason::older_than_boundary, {}});
-  const auto order = detail::name_order(picked);
+  std::vector<detail::NameKey> keys = {{1, 2}};  // scratch is cleared first
+  detail::sort_by_name(picked, keys);
+  std::vector<std::uint32_t> order;
+  for (const detail::NameKey& k : keys) order.push_back(k.second);
   REQUIRE(order.size() == picked.size());
   std::vector<std::uint32_t> seen(order.begin(), order.end());
   std::sort(seen.begin(), seen.end());
