@@ -307,6 +307,11 @@ class TableViewBuilder {
   /// files of a group share an instant (rare), not once per load: hashing
   /// every committed name was a quarter of load_view.
   void add_committed_file(std::string_view name) { committed_names_to_index_.push_back(name); }
+  /// Room for `n` more add_committed_file calls (millions of names: one
+  /// allocation instead of a doubling vector's copies and page faults).
+  void reserve_committed_files(std::size_t n) {
+    committed_names_to_index_.reserve(committed_names_to_index_.size() + n);
+  }
 
   std::size_t skipped_files() const noexcept { return skipped_; }
 
@@ -473,12 +478,16 @@ class TableViewBuilder {
   };
 
   std::uint32_t partition_index(std::string_view path) {
+    // Files come partition by partition: hash a partition's path once per
+    // run of its files, not once per file (checked by text, so a stale
+    // index after clear_metadata only costs the lookup).
+    if (last_part_ < parts_.size() && parts_[last_part_].path == path) return last_part_;
     auto it = part_index_.find(detail::to_absl(path));
-    if (it != part_index_.end()) return it->second;
+    if (it != part_index_.end()) return last_part_ = it->second;
     const auto i = static_cast<std::uint32_t>(parts_.size());
     parts_.push_back(PartBuild{std::string(path), {}, {}, std::nullopt, false, false});
     part_index_.emplace(std::string(path), i);
-    return i;
+    return last_part_ = i;
   }
 
   GroupBuild& group(std::uint32_t p, std::string_view id) {
@@ -671,6 +680,7 @@ class TableViewBuilder {
   // Partition -> names a pending write's markers name there.
   absl::flat_hash_map<std::string, absl::flat_hash_set<std::string>> pending_write_files_;
   std::map<InstantTime, InstantTime> archived_completions_;
+  std::uint32_t last_part_ = 0;  // partition_index's last answer
   std::size_t skipped_ = 0;
   bool require_declared_ = false;
 };

@@ -78,6 +78,7 @@
 #include "lakegc/core/prefaulted.hpp"
 #include "lakegc/core/table_metadata.hpp"
 #include "lakegc/plan/clean_plan.hpp"
+#include "lakegc/plan/referenced_names.hpp"
 #include "lakegc/storage/storage.hpp"
 
 namespace lakegc {
@@ -260,11 +261,10 @@ inline std::vector<StaleWrite> stale_writes(const TableMetadata& md, std::int64_
 /// metadata given to make() must outlive the sweep: the sweep keeps views
 /// into it instead of copies.
 ///
-/// Memory: the sweep holds 16 bytes per listed data file, the names of
-/// listed files the metadata does not name, and 8-byte hashes of the paths
-/// and slices the metadata names (a hash hit is confirmed against the
-/// metadata's own strings, so a collision never makes a file referenced or
-/// deletable; see referenced_ and named_slices_).
+/// Memory: the sweep holds 16 bytes per file the metadata names (a view of
+/// the metadata's name, grouped by directory: ReferencedNames), and 16
+/// bytes plus a copy of the name per listed data file the metadata does not
+/// name.
 class OrphanSweep {
  public:
   [[nodiscard]] static StatusOr<OrphanSweep> make(const TableMetadata& md, const OrphanOptions& options,
@@ -290,29 +290,25 @@ class OrphanSweep {
     }
     const auto slash = path.rfind('/');
     const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
-    if (name.size() > kMaxNameSize || !scan_data_file_name(name)) {
+    const auto parsed = name.size() > kMaxNameSize ? std::nullopt : scan_data_file_name(name);
+    if (!parsed) {
       ++plan_.not_data_files;
       return;
     }
-    // A data file waits in the queue while its referenced_ slot is fetched
-    // (see Queued); files leave it in the order they came.
-    if (queued_ == kQueueDepth) decide(queue_[(next_ - queued_--) % kQueueDepth]);
-    Queued& q = queue_[next_++ % kQueueDepth];
-    q.path.assign(path);
-    q.size = size;
-    q.mtime_ms = mtime_ms;
-    q.dir = dir_index(slash == std::string_view::npos ? std::string_view() : path.substr(0, slash));
-    dir_listed_[q.dir] = 1;
-    q.name_offset = slash == std::string_view::npos ? 0 : slash + 1;
-    q.key = path_hash(q.dir, q.name());
-    referenced_.prefetch(q.key);
-    ++queued_;
+    const std::string_view dir = slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
+    const std::uint32_t d = dir_index(dir);
+    dir_listed_[d] = 1;
+    if (auto* named = referenced_.find(d, name, parsed->file_id)) {
+      named->listed = 1;
+      ++plan_.referenced;
+      return;
+    }
+    decide(path, d, name, *parsed, size, mtime_ms);
   }
 
   /// The plan, after the second line of defence (see the header comment):
   /// an error naming the file if a candidate is in a slice of the view.
   [[nodiscard]] StatusOr<OrphanPlan> finish() && {
-    while (queued_ > 0) decide(queue_[(next_ - queued_--) % kQueueDepth]);
     // A duplicate of a completed write's base file is an orphan only while
     // the file its metadata names is listed beside it: once the cleaner has
     // deleted the named one, the duplicate is the only base file of its
@@ -379,103 +375,75 @@ class OrphanSweep {
 
   OrphanSweep(const TableMetadata& md, const OrphanOptions& options, std::int64_t now_ms)
       : md_(&md), options_(options), now_ms_(now_ms), horizon_(orphan_horizon(md)) {
-    std::size_t named = 0;
-    absl::flat_hash_set<std::pair<std::string_view, std::string_view>> replaced;  // (partition, file id)
+    // Directory indexes of each completed commit's partitions, in the order
+    // of FileList::partitions(): a file's directory without hashing its path.
+    std::vector<std::vector<std::uint32_t>> commit_dirs;
     for (const auto& [t, info] : md.commits) {
       if (!completed(t)) continue;
-      named += info.files.size();
+      auto& dirs = commit_dirs.emplace_back();
+      for (const std::string& p : info.files.partitions()) dirs.push_back(dir_index(p));
+    }
+    mark_live_partitions(commit_dirs);
+    // A name holding '/' splits differently in a listing, and one too long
+    // for a member is no data file: both are kept as text (a set: the two
+    // passes insert them twice).
+    auto named = [&](std::uint32_t d, const FileRef f, bool committed, auto&& emit) {
+      if (f.name.find('/') != std::string_view::npos || f.name.size() > kMaxNameSize) {
+        referenced_exact_.insert(join_path(f.partition, f.name));
+      } else {
+        emit(d, f.name, committed);
+      }
+    };
+    referenced_ = ReferencedNames::build(
+        [&](auto&& emit) {
+          std::size_t c = 0;
+          for (const auto& [t, info] : md.commits) {
+            if (!completed(t)) continue;
+            const std::vector<std::uint32_t>& dirs = commit_dirs[c++];
+            for (std::size_t i = 0; i < info.files.size(); ++i) {
+              named(dirs[info.files.partition_index(i)], info.files[i], true, emit);
+            }
+          }
+          for (const auto& sp : md.savepoints) {
+            for (const auto& f : sp.files) named(dir_index(f.partition), f, false, emit);
+          }
+          for (const auto& [t, files] : md.markers) {
+            for (const auto& f : files) named(dir_index(f.partition), f, false, emit);
+          }
+        },
+        group_of);
+    has_completed_writes_ = !md.timeline.completed_commits().empty();
+  }
+
+  /// Partitions holding a file group that completed writes wrote and no
+  /// replacecommit replaced: their listing must show a data file.
+  void mark_live_partitions(const std::vector<std::vector<std::uint32_t>>& commit_dirs) {
+    absl::flat_hash_set<std::pair<std::string_view, std::string_view>> replaced;  // (partition, file id)
+    for (const auto& [t, info] : md_->commits) {
+      if (!completed(t)) continue;
       for (const auto& r : info.replaced) replaced.insert({r.partition, r.file_id});
     }
-    referenced_.reserve(named);
-    named_slices_.reserve(named);
-    // Partitions holding a file group that completed writes wrote and no
-    // replacecommit replaced: their listing must show a data file.
-    absl::flat_hash_set<std::string_view> live;
-    std::string_view last_live;
-    // Millions of names cost a cache miss per string and per table: in
-    // chunks, the strings are prefetched first and the tables' slots next,
-    // so the misses overlap instead of queueing.
-    struct Keys {
-      std::uint32_t dir = 0;
-      std::uint64_t path = 0, slice = 0;
-      std::optional<DataFileNameView> parsed;
-    };
-    constexpr std::size_t kChunk = 32;
-    std::array<Keys, kChunk> keys;
-    for (const auto& [t, info] : md.commits) {
+    std::vector<char> live(dirs_.size(), 0);
+    std::size_t c = 0;
+    for (const auto& [t, info] : md_->commits) {
       if (!completed(t)) continue;
-      const FileList& files = info.files;
-      for (std::size_t begin = 0; begin < files.size(); begin += kChunk) {
-        const std::size_t n = std::min(kChunk, files.size() - begin);
-        for (std::size_t i = 0; i < n; ++i) {
-          __builtin_prefetch(files[begin + i].partition.data());
-          __builtin_prefetch(files[begin + i].name.data());
-        }
-        for (std::size_t i = 0; i < n; ++i) {
-          const FileRef f = files[begin + i];
-          Keys& k = keys[i];
-          k.dir = dir_index(f.partition);
-          k.path = path_hash(k.dir, f.name);
-          referenced_.prefetch(k.path);
-          k.parsed = scan_data_file_name(f.name);
-          if (!k.parsed) continue;
-          k.slice = slice_hash(f.partition, k.parsed->file_id, t);
-          named_slices_.prefetch(k.slice);
-        }
-        for (std::size_t i = 0; i < n; ++i) {
-          const FileRef f = files[begin + i];
-          const Keys& k = keys[i];
-          reference(f, k.dir, k.path);
-          if (!k.parsed) continue;
-          named_slices_.insert(k.slice);
-          // A commit lists its files partition by partition: once one is
-          // live, skip the hash for the rest of its run.
-          if (f.partition == last_live || live.contains(f.partition)) {
-            last_live = f.partition;
-          } else if (!replaced.contains({f.partition, k.parsed->file_id})) {
-            live.insert(f.partition);
-            last_live = f.partition;
-          }
-        }
+      const std::vector<std::uint32_t>& dirs = commit_dirs[c++];
+      for (std::size_t i = 0; i < info.files.size(); ++i) {
+        const std::uint32_t d = dirs[info.files.partition_index(i)];
+        if (live[d] != 0) continue;  // one live group is enough
+        const FileRef f = info.files[i];
+        const auto parsed = scan_data_file_name(f.name);
+        if (parsed && !replaced.contains({f.partition, parsed->file_id})) live[d] = 1;
       }
     }
-    for (const auto& sp : md.savepoints) {
-      for (const auto& f : sp.files) reference(f);
+    for (std::uint32_t d = 0; d < live.size(); ++d) {
+      if (live[d] != 0) expected_nonempty_.insert(dirs_[d]);
     }
-    for (const auto& [t, files] : md.markers) {
-      for (const auto& f : files) reference(f);
-    }
-    for (const std::string_view p : live) expected_nonempty_.emplace(p);
-    has_completed_writes_ = !md.timeline.completed_commits().empty();
   }
 
   bool completed(const InstantTime& t) const {
     const Instant* i = md_->timeline.find(t);
     return i != nullptr && i->is_completed();
-  }
-
-  static std::uint64_t path_hash(std::uint32_t dir, std::string_view name) { return absl::HashOf(dir, name); }
-  static std::uint64_t slice_hash(std::string_view partition, std::string_view file_id, const InstantTime& t) {
-    return absl::HashOf(partition, file_id, t);
-  }
-
-  /// Adds a file the metadata names to the referenced set.
-  void reference(const FileRef f) {
-    const std::uint32_t d = dir_index(f.partition);
-    reference(f, d, path_hash(d, f.name));
-  }
-
-  /// The same, given the file's directory index and path_hash.
-  void reference(const FileRef f, std::uint32_t d, std::uint64_t key) {
-    // A name holding '/' splits differently in a listing, and a second path
-    // with the hash of a first cannot share its entry: both are kept as text.
-    if (f.name.find('/') != std::string::npos || f.name.size() > kMaxNameSize) {
-      referenced_exact_.insert(join_path(f.partition, f.name));
-      return;
-    }
-    const ReferencedName r{f.name.data(), d, static_cast<std::uint32_t>(f.name.size())};
-    const auto [it, inserted] = referenced_.try_emplace(key, r);
-    if (!inserted && !it->second.is(d, f.name)) referenced_exact_.insert(join_path(f.partition, f.name));
   }
 
   bool referenced_exactly(std::string_view path) const {
@@ -484,20 +452,11 @@ class OrphanSweep {
 
   enum class Verdict : std::uint8_t { keep, candidate, duplicate };
 
-  /// A file the metadata names: its directory (in dirs_) and its name, the
-  /// characters the metadata holds.
-  struct ReferencedName {
-    const char* name = nullptr;
-    std::uint32_t dir = 0;
-    std::uint32_t size = 0;
-    bool is(std::uint32_t d, std::string_view n) const noexcept {
-      return dir == d && std::string_view(name, size) == n;
-    }
-  };
-
-  /// A listed data file, kept until finish() knows which file groups the
-  /// recheck needs: its name (the metadata's copy when it names the file,
-  /// else one in names_), its directory and where its file id is in it.
+  /// A listed data file the metadata does not name (or names only as
+  /// text, see referenced_exact_), kept until finish() knows which file
+  /// groups the recheck needs: its name (a copy in names_), its directory
+  /// and where its file id is in it. Listed files the metadata names are
+  /// marked in referenced_ instead.
   struct ListedFile {
     const char* name_data = nullptr;
     std::uint32_t dir = 0;  // index into dirs_
@@ -521,9 +480,17 @@ class OrphanSweep {
     if (inserted) {
       dirs_.emplace_back(dir);
       dir_listed_.push_back(0);
+      dir_rechecked_.push_back(0);
     }
     last_dir_ = it->second;
     return last_dir_;
+  }
+
+  /// A name's group in referenced_: its file id. A name that is no data
+  /// file is never looked up (add() skips it), so any group will do.
+  static std::string_view group_of(std::string_view name) {
+    const auto parsed = scan_data_file_name(name);
+    return parsed ? parsed->file_id : name;
   }
 
   /// Whether the listing showed a data file in `dir`.
@@ -532,18 +499,11 @@ class OrphanSweep {
     return it != dir_index_.end() && dir_listed_[it->second] != 0;
   }
 
-  const ListedFile& remember(std::uint32_t dir, std::string_view name, const char* named, std::string_view file_id,
-                             bool referenced) {
-    const char* text = nullptr;
-    if (named != nullptr) {
-      text = named;  // the same characters, held by the metadata
-    } else {
-      text = names_.copy(name).data();
-    }
+  const ListedFile& remember(std::uint32_t dir, std::string_view name, std::string_view file_id, bool referenced) {
     // file_id is a view into name (scan_data_file_name), starting at 0 (a
     // base file) or 1 (a log's leading dot); name is at most kMaxNameSize.
     ListedFile f;
-    f.name_data = text;
+    f.name_data = names_.copy(name).data();
     f.dir = dir;
     f.name_size = static_cast<std::uint16_t>(name.size());
     f.file_id_offset = static_cast<std::uint16_t>(file_id.data() - name.data());
@@ -552,48 +512,31 @@ class OrphanSweep {
     return listed_.push_back(f);
   }
 
-  /// A listed data file between add() and decide(): a hash table lookup is
-  /// a cache miss, and deciding a file the moment it is listed would wait
-  /// for each one in turn; kQueueDepth files in flight overlap them.
-  struct Queued {
-    std::string path;  // keeps its capacity from file to file
-    std::uint64_t size = 0;
-    std::int64_t mtime_ms = 0;
-    std::uint32_t dir = 0;
-    std::size_t name_offset = 0;
-    std::uint64_t key = 0;  // path_hash
-    std::string_view name() const noexcept { return std::string_view(path).substr(name_offset); }
-  };
-  static constexpr std::size_t kQueueDepth = 16;
-
-  /// Everything add() promises for one listed data file.
-  void decide(Queued& q) {
-    const std::string_view path = q.path;
-    const std::string_view name = q.name();
-    const auto parsed = scan_data_file_name(name);  // add() checked that it parses
-    const bool is_log = parsed->is_log;
-    const InstantTime t = parsed->instant;
-    const auto it = referenced_.find(q.key);
-    const char* named = it != referenced_.end() && it->second.is(q.dir, name) ? it->second.name : nullptr;
-    const bool referenced = named != nullptr || referenced_exactly(path);
-    const ListedFile& listed = remember(q.dir, name, named, parsed->file_id, referenced);
+  /// Everything add() promises for a listed data file that referenced_
+  /// does not hold.
+  void decide(std::string_view path, std::uint32_t dir, std::string_view name, const DataFileNameView& parsed,
+              std::uint64_t size, std::int64_t mtime_ms) {
+    const bool referenced = referenced_exactly(path);
+    const ListedFile& listed = remember(dir, name, parsed.file_id, referenced);
     if (referenced) {
       ++plan_.referenced;
       return;
     }
-    const Verdict verdict = classify(dirs_[q.dir], parsed->file_id, t, is_log);
+    const InstantTime t = parsed.instant;
+    const Verdict verdict = classify(dirs_[dir], parsed.file_id, t, parsed.is_log);
     if (verdict == Verdict::keep) {
       ++plan_.kept;
       return;
     }
     // Candidate or possible duplicate: the recheck builds this group's view.
     rechecked_groups_.insert({listed.dir, listed.file_id()});
-    OrphanFile f{std::string(path), q.size, q.mtime_ms, t};
+    dir_rechecked_[dir] = 1;
+    OrphanFile f{std::string(path), size, mtime_ms, t};
     if (verdict == Verdict::duplicate) {
       duplicates_.push_back({{listed.dir, listed.file_id(), t}, std::move(f)});
       return;
     }
-    (now_ms_ - q.mtime_ms >= options_.older_than_ms ? candidates_ : too_young_).push_back(std::move(f));
+    (now_ms_ - mtime_ms >= options_.older_than_ms ? candidates_ : too_young_).push_back(std::move(f));
   }
 
   Verdict classify(std::string_view partition, std::string_view file_id, const InstantTime& t, bool is_log) {
@@ -615,14 +558,14 @@ class OrphanSweep {
     // only one of its slice. Only a duplicate beside the named one is an
     // orphan (decided in finish(), once the listing is complete).
     if (is_log) return Verdict::keep;
-    if (!named_slices_.contains(slice_hash(partition, file_id, t))) return Verdict::keep;
     return names_slice(commit->second, t, partition, file_id) ? Verdict::duplicate : Verdict::keep;
   }
 
   /// Whether commit `t`'s metadata names a file of file group `file_id` in
-  /// `partition`: the exact answer behind a named_slices_ hit, from a set
-  /// built for the commit the first time one of its slices is asked about
-  /// (duplicates are rare: a few commits, not every file).
+  /// `partition`, from a set built for the commit the first time one of its
+  /// slices is asked about: a completed write's file that its metadata does
+  /// not name is rare (a speculative duplicate), so most commits never
+  /// build one, and none is built twice.
   bool names_slice(const CommitInfo& info, const InstantTime& t, std::string_view partition, std::string_view file_id) {
     auto [it, first] = named_by_commit_.try_emplace(t);
     if (first) {
@@ -633,15 +576,51 @@ class OrphanSweep {
     return it->second.contains({partition, file_id});
   }
 
+  /// Calls f(dir, name, parsed name) for every listed data file of a file
+  /// group holding a candidate or a duplicate, and with `referenced` only
+  /// for those the metadata names.
+  template <class F>
+  void for_each_rechecked(bool referenced_only, F&& f) const {
+    // In (directory, file id) order: the same view whatever the hash seed.
+    std::vector<std::pair<std::uint32_t, std::string_view>> groups(rechecked_groups_.begin(), rechecked_groups_.end());
+    std::sort(groups.begin(), groups.end());
+    for (const auto& [d, file_id] : groups) {
+      referenced_.for_each_in_group(d, file_id, [&](const ReferencedNames::Member& m) {
+        if (m.listed == 0) return;
+        const auto parsed = scan_data_file_name(m.name());  // add() found it a data file
+        if (parsed->file_id == file_id) f(d, m.name(), *parsed);
+      });
+    }
+    // Every file the metadata does not name is asked about: first against
+    // the groups' (directory, file id hash), sorted, searched within the
+    // file's directory (a listing's files come directory by directory, so
+    // the search stays in cache), and only a hit against the set.
+    std::vector<std::uint64_t> keys;
+    keys.reserve(groups.size());
+    for (const auto& [d, file_id] : groups) keys.push_back(std::uint64_t{d} << 32 | NameHash32()(file_id));
+    std::sort(keys.begin(), keys.end());
+    std::uint32_t dir = 0;
+    auto lo = keys.begin(), hi = keys.begin();
+    listed_.for_each([&](const ListedFile& l) {
+      if (dir_rechecked_[l.dir] == 0 || (referenced_only && l.referenced == 0)) return;
+      if (lo == hi || l.dir != dir) {
+        dir = l.dir;
+        lo = std::lower_bound(keys.begin(), keys.end(), std::uint64_t{dir} << 32);
+        hi = std::lower_bound(lo, keys.end(), std::uint64_t{dir + 1} << 32);
+      }
+      if (!std::binary_search(lo, hi, std::uint64_t{dir} << 32 | NameHash32()(l.file_id()))) return;
+      if (!rechecked_groups_.contains({l.dir, l.file_id()})) return;
+      f(l.dir, l.name(), *scan_data_file_name(l.name()));
+    });
+  }
+
   /// The slices of listed base files that the metadata names, in the file
   /// groups of the duplicates (the only ones finish() asks about).
   absl::flat_hash_set<ListedSlice> listed_named_slices() const {
     absl::flat_hash_set<ListedSlice> out;
     if (duplicates_.empty()) return out;
-    listed_.for_each([&](const ListedFile& f) {
-      if (!f.referenced || !rechecked_groups_.contains({f.dir, f.file_id()})) return;
-      const auto parsed = scan_data_file_name(f.name());
-      if (parsed && !parsed->is_log) out.insert({f.dir, f.file_id(), parsed->instant});
+    for_each_rechecked(true, [&](std::uint32_t dir, std::string_view, const DataFileNameView& parsed) {
+      if (!parsed.is_log) out.insert({dir, parsed.file_id, parsed.instant});
     });
     return out;
   }
@@ -653,9 +632,8 @@ class OrphanSweep {
     if (candidates_.empty() && too_young_.empty()) return Status();
     TableViewBuilder view(md_->timeline, md_->layout);
     add_metadata(view, *md_);
-    listed_.for_each([&](const ListedFile& f) {
-      if (!rechecked_groups_.contains({f.dir, f.file_id()})) return;
-      view.add_file(dirs_[f.dir], f.name(), 0);
+    for_each_rechecked(false, [&](std::uint32_t dir, std::string_view name, const DataFileNameView&) {
+      view.add_file(dirs_[dir], name, 0);
       ++plan_.rechecked;
     });
     return check_outside_slices(std::move(view).build(), {&candidates_, &too_young_});
@@ -665,40 +643,31 @@ class OrphanSweep {
   OrphanOptions options_;
   std::int64_t now_ms_;
   std::optional<InstantTime> horizon_;  // orphan_horizon(*md_)
-  // Paths the metadata names (completed writes, savepoints, markers), by a
-  // hash of (directory, name), with the directory and the metadata's copy
-  // of the name: 24 bytes a path instead of a copy, and a hit reads no
-  // memory but the name. A hit counts only if the text matches; a second
-  // path with the same hash, and a name holding '/', go to referenced_exact_.
-  absl::flat_hash_map<std::uint64_t, ReferencedName, absl::Hash<std::uint64_t>, std::equal_to<>,
-                      PrefaultedAllocator<std::pair<const std::uint64_t, ReferencedName>>>
-      referenced_;
+  // Names the metadata gives (completed writes, savepoints, markers), by
+  // directory (an index into dirs_); names holding '/' or too long for it
+  // are in referenced_exact_, as paths.
+  ReferencedNames referenced_;
   absl::flat_hash_set<std::string> referenced_exact_;
   std::set<std::string> expected_nonempty_;
   // Every directory holding a listed data file or named by the metadata,
-  // its index, and whether the listing showed a data file in it.
+  // its index, whether the listing showed a data file in it, and whether
+  // it holds a file group the recheck needs.
   std::vector<std::string> dirs_;
   absl::flat_hash_map<std::string, std::uint32_t> dir_index_;
   std::vector<char> dir_listed_;
+  std::vector<char> dir_rechecked_;
   std::uint32_t last_dir_ = 0;
-  // Names of listed data files the metadata does not name, and every
-  // listed data file: chunked, so views stay valid as they grow and
-  // growing copies nothing (prefaulted.hpp).
+  // Listed data files the metadata does not name, and their names:
+  // chunked, so views stay valid as they grow and growing copies nothing
+  // (prefaulted.hpp).
   TextArena names_;
   ChunkedList<ListedFile> listed_;
   absl::flat_hash_set<std::pair<std::uint32_t, std::string_view>> rechecked_groups_;  // (dir, file id)
   std::set<std::string> foreign_tables_;
   std::vector<OrphanFile> candidates_;
   std::vector<OrphanFile> too_young_;
-  // slice_hash of every file completed writes name: a miss means no commit
-  // names the slice; a hit is confirmed by names_slice.
-  absl::flat_hash_set<std::uint64_t, absl::Hash<std::uint64_t>, std::equal_to<>, PrefaultedAllocator<std::uint64_t>>
-      named_slices_;
   std::map<InstantTime, absl::flat_hash_set<std::pair<std::string_view, std::string_view>>> named_by_commit_;
   std::vector<std::pair<ListedSlice, OrphanFile>> duplicates_;
-  std::vector<Queued> queue_ = std::vector<Queued>(kQueueDepth);  // a ring: next_ % kQueueDepth is the next slot
-  std::size_t next_ = 0;
-  std::size_t queued_ = 0;
   bool has_completed_writes_ = false;
   OrphanPlan plan_;
 };
