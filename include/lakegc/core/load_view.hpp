@@ -52,18 +52,12 @@ inline void add_listed_file(TableViewBuilder& b, std::string_view path, std::uin
 /// files, the files commit metadata names, the completion times of
 /// archived instants, and the files pending writes' markers name.
 inline void add_metadata(TableViewBuilder& b, const TableMetadata& md) {
-  auto completed = [&](const InstantTime& t) {
+  std::size_t named_files = 0;  // an upper bound: pending commits' files are not added
+  for (const auto& [t, info] : md.commits) named_files += info.files.size();
+  b.reserve_committed_files(named_files);
+  for (const auto& [t, info] : md.commits) {
     const Instant* i = md.timeline.find(t);
-    return i != nullptr && i->is_completed() ? i : nullptr;
-  };
-  std::size_t committed_files = 0;
-  for (const auto& [t, info] : md.commits) {
-    if (completed(t) != nullptr) committed_files += info.files.size();
-  }
-  b.reserve_committed_files(committed_files);
-  for (const auto& [t, info] : md.commits) {
-    const Instant* i = completed(t);
-    if (i == nullptr) continue;
+    if (i == nullptr || !i->is_completed()) continue;
     if (i->action == Action::replacecommit) {
       for (const auto& r : info.replaced) b.add_replaced(r.partition, r.file_id, t);
     }
