@@ -50,6 +50,7 @@
 #include "lakegc/plan/plan_orphans.hpp"
 #include "lakegc/plan/plan_rollback.hpp"
 #include "lakegc/plan/plan_ttl.hpp"
+#include "lakegc/plan/referenced_names.hpp"
 #include "lakegc/plan/ttl_expiry.hpp"
 #include "lakegc/exec/clean_executor.hpp"
 #include "lakegc/exec/clean_report.hpp"
