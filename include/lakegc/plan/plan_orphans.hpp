@@ -373,17 +373,24 @@ class OrphanSweep {
   // touched. It also bounds the sizes ListedFile packs into 12 bits.
   static constexpr std::size_t kMaxNameSize = 4095;
 
+  /// A completed commit's metadata and its partitions' directory indexes.
+  struct CompletedCommit {
+    const CommitInfo* info;
+    std::vector<std::uint32_t> dirs;
+  };
+
   OrphanSweep(const TableMetadata& md, const OrphanOptions& options, std::int64_t now_ms)
       : md_(&md), options_(options), now_ms_(now_ms), horizon_(orphan_horizon(md)) {
-    // Directory indexes of each completed commit's partitions, in the order
-    // of FileList::partitions(): a file's directory without hashing its path.
-    std::vector<std::vector<std::uint32_t>> commit_dirs;
+    // The completed commits, each with the directory indexes of its
+    // partitions in the order of FileList::partitions(): a file's directory
+    // without hashing its path.
+    std::vector<CompletedCommit> commits;
     for (const auto& [t, info] : md.commits) {
       if (!completed(t)) continue;
-      auto& dirs = commit_dirs.emplace_back();
-      for (const std::string& p : info.files.partitions()) dirs.push_back(dir_index(p));
+      CompletedCommit& c = commits.emplace_back(CompletedCommit{&info, {}});
+      for (const std::string& p : info.files.partitions()) c.dirs.push_back(dir_index(p));
     }
-    mark_live_partitions(commit_dirs);
+    mark_live_partitions(commits);
     // A name holding '/' splits differently in a listing, and one too long
     // for a member is no data file: both are kept as text (a set: the two
     // passes insert them twice).
@@ -396,13 +403,10 @@ class OrphanSweep {
     };
     referenced_ = ReferencedNames::build(
         [&](auto&& emit) {
-          std::size_t c = 0;
-          for (const auto& [t, info] : md.commits) {
-            if (!completed(t)) continue;
-            const std::vector<std::uint32_t>& dirs = commit_dirs[c++];
-            for (std::size_t i = 0; i < info.files.size(); ++i) {
-              named(dirs[info.files.partition_index(i)], info.files[i], true, emit);
-            }
+          for (const CompletedCommit& c : commits) {
+            const FileList& files = c.info->files;
+            for (std::size_t i = 0; i < files.size(); ++i)
+              named(c.dirs[files.partition_index(i)], files[i], true, emit);
           }
           for (const auto& sp : md.savepoints) {
             for (const auto& f : sp.files) named(dir_index(f.partition), f, false, emit);
@@ -417,21 +421,18 @@ class OrphanSweep {
 
   /// Partitions holding a file group that completed writes wrote and no
   /// replacecommit replaced: their listing must show a data file.
-  void mark_live_partitions(const std::vector<std::vector<std::uint32_t>>& commit_dirs) {
+  void mark_live_partitions(const std::vector<CompletedCommit>& commits) {
     absl::flat_hash_set<std::pair<std::string_view, std::string_view>> replaced;  // (partition, file id)
-    for (const auto& [t, info] : md_->commits) {
-      if (!completed(t)) continue;
-      for (const auto& r : info.replaced) replaced.insert({r.partition, r.file_id});
+    for (const CompletedCommit& c : commits) {
+      for (const auto& r : c.info->replaced) replaced.insert({r.partition, r.file_id});
     }
     std::vector<char> live(dirs_.size(), 0);
-    std::size_t c = 0;
-    for (const auto& [t, info] : md_->commits) {
-      if (!completed(t)) continue;
-      const std::vector<std::uint32_t>& dirs = commit_dirs[c++];
-      for (std::size_t i = 0; i < info.files.size(); ++i) {
-        const std::uint32_t d = dirs[info.files.partition_index(i)];
+    for (const CompletedCommit& c : commits) {
+      const FileList& files = c.info->files;
+      for (std::size_t i = 0; i < files.size(); ++i) {
+        const std::uint32_t d = c.dirs[files.partition_index(i)];
         if (live[d] != 0) continue;  // one live group is enough
-        const FileRef f = info.files[i];
+        const FileRef f = files[i];
         const auto parsed = scan_data_file_name(f.name);
         if (parsed && !replaced.contains({f.partition, parsed->file_id})) live[d] = 1;
       }
