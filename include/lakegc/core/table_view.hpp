@@ -34,6 +34,7 @@
 #include <absl/container/flat_hash_set.h>
 
 #include "lakegc/core/file_name.hpp"
+#include "lakegc/core/remap_vector.hpp"
 #include "lakegc/core/timeline.hpp"
 
 namespace lakegc {
@@ -139,7 +140,7 @@ class TableView {
 
   std::string_view file_id(const FileGroup& g) const noexcept {
     const FileIdSpan& id = file_ids_[g.file_id];
-    return std::string_view(id_arena_).substr(id.offset, id.length);
+    return std::string_view(id_arena_.data() + id.offset, id.length);
   }
   std::string_view file_name(std::uint32_t file) const noexcept { return arena_view(files_[file]); }
   /// As listed; FileEntry::kUnknownSize for a view loaded without sizes
@@ -184,26 +185,29 @@ class TableView {
  private:
   friend class TableViewBuilder;
   std::string_view arena_view(const FileRecord& r) const noexcept {
-    return std::string_view(arena_).substr(r.name_offset, r.name_length);
+    return std::string_view(arena_.data() + r.name_offset, r.name_length);
   }
 
   TimelineLayout layout_ = TimelineLayout::v1;
   std::vector<Partition> partitions_;
-  std::vector<FileGroup> groups_;
-  std::vector<FileSlice> slices_;
-  std::vector<std::uint32_t> log_index_;
-  std::vector<FileRecord> files_;
+  // The arrays that grow with the table: RemapVector grows without copying
+  // and populates its pages in runs (load_view's cost was mostly fresh
+  // pages and doubling copies).
+  RemapVector<FileGroup> groups_;
+  RemapVector<FileSlice> slices_;
+  RemapVector<std::uint32_t> log_index_;
+  RemapVector<FileRecord> files_;
   struct FileIdSpan {
     std::uint64_t offset : 40 = 0;
     std::uint64_t length : 24 = 0;
   };
-  std::vector<FileIdSpan> file_ids_;  // into id_arena_
+  RemapVector<FileIdSpan> file_ids_;  // into id_arena_
   std::vector<UncommittedFile> uncommitted_;
   // File names, in listing order: the builder's arena, moved in. File ids
   // are in their own arena, appended while building, so the names are
   // never copied (a copy of the names was the peak of build()).
-  std::string arena_;
-  std::string id_arena_;
+  RemapVector<char> arena_;
+  RemapVector<char> id_arena_;
   absl::flat_hash_set<std::string> savepointed_;
   std::size_t completion_unknown_count_ = 0;
 };
@@ -431,7 +435,8 @@ class TableViewBuilder {
       }
     }
     // The view lives as long as a plan takes, the builder's growth slack
-    // does not: push_back doubling left up to half of each array unused.
+    // does not: doubling leaves up to half of each array unused (for the
+    // RemapVectors shrinking unmaps the tail, it copies nothing).
     v.partitions_.shrink_to_fit();
     v.groups_.shrink_to_fit();
     v.slices_.shrink_to_fit();
@@ -439,9 +444,7 @@ class TableViewBuilder {
     v.files_.shrink_to_fit();
     v.file_ids_.shrink_to_fit();
     v.id_arena_.shrink_to_fit();
-    // The names arena is not shrunk: shrinking copies it (names are most of
-    // the view), and the capacity past its size was never written, so it
-    // is address space, not resident memory.
+    v.arena_.shrink_to_fit();
     return v;
   }
 
@@ -460,6 +463,18 @@ class TableViewBuilder {
   struct PendingOp {
     InstantTime base;
     InstantTime instant;
+  };
+  // A slice of the group being emitted: its instant and base file.
+  struct SliceKey {
+    InstantTime instant;
+    std::uint32_t base = kNoFile;
+  };
+  // emit_files' buffers, reused across groups.
+  struct EmitScratch {
+    std::vector<SliceKey> keys;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> attached;
+    std::vector<std::uint32_t> log_end;
+    std::vector<std::uint32_t> by_key;
   };
   struct GroupBuild {
     std::string id;
@@ -507,7 +522,7 @@ class TableViewBuilder {
     r.name_offset = arena_.size();
     r.name_length = name.size();
     r.size = size;
-    arena_.append(name);
+    arena_.append(name.data(), name.size());
     files_.push_back(r);
     return static_cast<std::uint32_t>(files_.size() - 1);
   }
@@ -555,12 +570,10 @@ class TableViewBuilder {
     auto uncommitted = [&](std::uint32_t file, InstantTime t) { v.uncommitted_.push_back({partition, file, t}); };
 
     // Slice keys: committed base instants, then pending compaction instants.
-    struct Key {
-      InstantTime instant;
-      std::uint32_t base = kNoFile;
-      std::vector<std::uint32_t> logs;
-    };
-    std::vector<Key> keys;
+    // The scratch vectors are the builder's, reused from group to group (a
+    // vector per group and per slice was a malloc per slice).
+    std::vector<SliceKey>& keys = scratch_.keys;
+    keys.clear();
     std::sort(bases.begin(), bases.end(), [&](const BaseBuild& a, const BaseBuild& b) {
       if (a.instant != b.instant) return a.instant < b.instant;
       // Of two base files at one instant, the one commit metadata names
@@ -576,19 +589,23 @@ class TableViewBuilder {
       } else if (!keys.empty() && keys.back().instant == b.instant) {
         uncommitted(b.file, b.instant);  // duplicate output of one write
       } else {
-        keys.push_back({b.instant, b.file, {}});
+        keys.push_back({b.instant, b.file});
       }
     }
     std::optional<InstantTime> pending_base;
     for (const PendingOp& op : g.pending) {
       if (!pending_base || op.base < *pending_base) pending_base = op.base;
-      const bool present = std::any_of(keys.begin(), keys.end(), [&](const Key& k) { return k.instant == op.instant; });
-      if (!present) keys.push_back({op.instant, kNoFile, {}});
+      const bool present =
+          std::any_of(keys.begin(), keys.end(), [&](const SliceKey& k) { return k.instant == op.instant; });
+      if (!present) keys.push_back({op.instant, kNoFile});
     }
-    auto by_instant = [](const Key& a, const Key& b) { return a.instant < b.instant; };
+    auto by_instant = [](const SliceKey& a, const SliceKey& b) { return a.instant < b.instant; };
     std::sort(keys.begin(), keys.end(), by_instant);
 
     // Where each log goes: the instant it attaches at, or none (uncommitted).
+    // attached holds (key index, log file) in log order.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>>& attached = scratch_.attached;
+    attached.clear();
     std::sort(logs.begin(), logs.end(), [&](const LogBuild& a, const LogBuild& b) {
       if (a.instant != b.instant) return a.instant < b.instant;
       if (a.version != b.version) return a.version < b.version;
@@ -613,7 +630,7 @@ class TableViewBuilder {
           continue;
         }
       }
-      auto it = std::upper_bound(keys.begin(), keys.end(), Key{at, kNoFile, {}}, by_instant);
+      auto it = std::upper_bound(keys.begin(), keys.end(), SliceKey{at, kNoFile}, by_instant);
       if (it == keys.begin()) {
         // No slice at or before it: a log-only slice keyed by its own
         // instant, committed by the same test as a base file.
@@ -621,14 +638,27 @@ class TableViewBuilder {
           uncommitted(log.file, log.instant);
           continue;
         }
-        it = keys.insert(keys.begin(), Key{log.instant, kNoFile, {}});
-        // Keys stay sorted: log.instant <= at < every existing key.
+        it = keys.insert(keys.begin(), SliceKey{log.instant, kNoFile});
+        // Keys stay sorted: log.instant <= at < every existing key. The
+        // logs attached so far now belong one key further.
+        for (auto& a : attached) ++a.first;
       } else {
         --it;
       }
-      it->logs.push_back(log.file);
+      attached.emplace_back(static_cast<std::uint32_t>(it - keys.begin()), log.file);
     }
     if (keys.empty()) return;
+
+    // The logs grouped by key, in log order within each (a counting sort):
+    // key k's logs end at log_end[k] in by_key.
+    std::vector<std::uint32_t>& log_end = scratch_.log_end;
+    log_end.assign(keys.size(), 0);
+    for (const auto& a : attached) ++log_end[a.first];
+    for (std::size_t k = 1; k < keys.size(); ++k) log_end[k] += log_end[k - 1];
+    std::vector<std::uint32_t>& by_key = scratch_.by_key;
+    by_key.resize(attached.size());
+    for (std::size_t i = attached.size(); i-- > 0;) by_key[--log_end[attached[i].first]] = attached[i].second;
+    // log_end[k] is now where key k's logs start.
 
     FileGroup out;
     out.partition = partition;
@@ -636,13 +666,15 @@ class TableViewBuilder {
     out.first_slice = static_cast<std::uint32_t>(v.slices_.size());
     out.replaced_by = g.replaced_by;
     out.pending_compaction_base = pending_base;
-    for (auto it = keys.rbegin(); it != keys.rend(); ++it) {
+    for (std::size_t k = keys.size(); k-- > 0;) {
+      const std::uint32_t first = log_end[k];
+      const auto last = k + 1 < keys.size() ? log_end[k + 1] : static_cast<std::uint32_t>(by_key.size());
       FileSlice s;
-      s.base_instant = it->instant;
-      s.base_file = it->base;
+      s.base_instant = keys[k].instant;
+      s.base_file = keys[k].base;
       s.first_log = static_cast<std::uint32_t>(v.log_index_.size());
-      s.log_count = static_cast<std::uint32_t>(it->logs.size());
-      v.log_index_.insert(v.log_index_.end(), it->logs.begin(), it->logs.end());
+      s.log_count = last - first;
+      v.log_index_.append(by_key.data() + first, last - first);
       v.slices_.push_back(s);
     }
     out.slice_count = static_cast<std::uint32_t>(keys.size());
@@ -660,7 +692,7 @@ class TableViewBuilder {
     TableView::FileIdSpan r;
     r.offset = v.id_arena_.size();
     r.length = id.size();
-    v.id_arena_.append(id);
+    v.id_arena_.append(id.data(), id.size());
     v.file_ids_.push_back(r);
     return static_cast<std::uint32_t>(v.file_ids_.size() - 1);
   }
@@ -669,8 +701,8 @@ class TableViewBuilder {
   TimelineLayout layout_;
   std::vector<PartBuild> parts_;
   absl::flat_hash_map<std::string, std::uint32_t> part_index_;
-  std::vector<FileRecord> files_;
-  std::string arena_;
+  RemapVector<FileRecord> files_;
+  RemapVector<char> arena_;
   absl::flat_hash_set<std::string> savepointed_;
   // Views: see add_committed_file. Indexed into the set on first use.
   // Mutable: indexing on first use is a cache, and build(const Timeline&)
@@ -681,6 +713,7 @@ class TableViewBuilder {
   absl::flat_hash_map<std::string, absl::flat_hash_set<std::string>> pending_write_files_;
   std::map<InstantTime, InstantTime> archived_completions_;
   std::uint32_t last_part_ = 0;  // partition_index's last answer
+  mutable EmitScratch scratch_;
   std::size_t skipped_ = 0;
   bool require_declared_ = false;
 };
