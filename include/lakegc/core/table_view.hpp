@@ -34,6 +34,7 @@
 #include <absl/container/flat_hash_set.h>
 
 #include "lakegc/core/file_name.hpp"
+#include "lakegc/core/prefaulted.hpp"
 #include "lakegc/core/remap_vector.hpp"
 #include "lakegc/core/timeline.hpp"
 
@@ -261,10 +262,11 @@ class TableViewBuilder {
       return false;
     }
     const std::uint32_t file = add_record(name, size);
+    GroupBuild& g = group(p, parsed->file_id);
     if (!parsed->is_log) {
-      group(p, parsed->file_id).bases.push_back({parsed->instant, file});
+      g.bases = link(bases_, BaseBuild{parsed->instant, file, g.bases});
     } else {
-      group(p, parsed->file_id).logs.push_back({parsed->instant, parsed->version_number(), file});
+      g.logs = link(logs_, LogBuild{parsed->instant, parsed->version_number(), file, g.logs});
     }
     return true;
   }
@@ -274,7 +276,7 @@ class TableViewBuilder {
   void add_pending_compaction(std::string_view partition, std::string_view file_id, InstantTime base_instant,
                               InstantTime compaction_instant) {
     auto& g = group(partition_index(partition), file_id);
-    g.pending.push_back({base_instant, compaction_instant});
+    g.pending = link(pending_, PendingBuild{{base_instant, compaction_instant}, g.pending});
   }
 
   /// A file group replaced by the completed replacecommit requested at
@@ -336,16 +338,20 @@ class TableViewBuilder {
     for (PartBuild& pb : parts_) {
       pb.last_replace.reset();
       const std::size_t group_count = pb.groups.size();
-      std::erase_if(pb.groups, [](const GroupBuild& g) { return g.bases.empty() && g.logs.empty(); });
+      // A dropped group's id text stays in ids_ until the builder goes: a
+      // few bytes per metadata-only group and state.
+      std::erase_if(pb.groups, [](const GroupBuild& g) { return !g.has_files(); });
       if (pb.groups.size() != group_count) {
         pb.index.clear();
         for (std::uint32_t i = 0; i < pb.groups.size(); ++i) pb.index.emplace(pb.groups[i].id, i);
       }
       for (GroupBuild& g : pb.groups) {
-        g.pending.clear();
+        g.pending = kNoLink;
         g.replaced_by.reset();
       }
     }
+    pending_.clear();
+    last_group_ = kNoLink;
     savepointed_.clear();
     committed_names_to_index_.clear();
     committed_names_.clear();
@@ -393,8 +399,8 @@ class TableViewBuilder {
           auto mark = [&](std::uint32_t file) {
             if (names->second.contains(detail::to_absl(v.arena_view(v.files_[file])))) v.files_[file].pending_write = 1;
           };
-          for (const BaseBuild& b : g.bases) mark(b.file);
-          for (const LogBuild& l : g.logs) mark(l.file);
+          for (std::uint32_t b = g.bases; b != kNoLink; b = self.bases_[b].next) mark(self.bases_[b].file);
+          for (std::uint32_t l = g.logs; l != kNoLink; l = self.logs_[l].next) mark(self.logs_[l].file);
         }
       }
     }
@@ -409,7 +415,10 @@ class TableViewBuilder {
       auto& pb = self.parts_[part_order[new_p]];
       if (self.require_declared_ && !pb.declared) {
         if constexpr (kConsume) {
-          for (const auto& g : pb.groups) self.skipped_ += g.bases.size() + g.logs.size();
+          for (const auto& g : pb.groups) {
+            for (std::uint32_t b = g.bases; b != kNoLink; b = self.bases_[b].next) ++self.skipped_;
+            for (std::uint32_t l = g.logs; l != kNoLink; l = self.logs_[l].next) ++self.skipped_;
+          }
         }
         continue;
       }
@@ -418,11 +427,11 @@ class TableViewBuilder {
       out.path = pb.path;
       out.first_group = static_cast<std::uint32_t>(v.groups_.size());
       out.last_replace = pb.last_replace;
-      std::vector<decltype(&pb.groups.front())> gs;
+      std::vector<const GroupBuild*> gs;
       gs.reserve(pb.groups.size());
-      for (auto& g : pb.groups) gs.push_back(&g);
+      for (const auto& g : pb.groups) gs.push_back(&g);
       std::sort(gs.begin(), gs.end(), [](const GroupBuild* a, const GroupBuild* b) { return a->id < b->id; });
-      for (auto* g : gs) {
+      for (const auto* g : gs) {
         if (self.emit_group(v, out_index, timeline, *g) && !g->replaced_by) out.raw_has_unreplaced_files = true;
       }
       out.group_count = static_cast<std::uint32_t>(v.groups_.size()) - out.first_group;
@@ -448,21 +457,31 @@ class TableViewBuilder {
     return v;
   }
 
-  // Per listed file while building: 24 and 32 bytes. The write token that
-  // orders two logs of one instant and version is read back from the name
-  // in the arena (a tie is rare), not kept as a string per file.
+  // Per listed file while building: 24 and 32 bytes, in one array each for
+  // the whole builder, each group's files linked newest-added first through
+  // `next` (an index into the array, kNoLink at the end). A vector per
+  // group was three allocations and ~400 bytes per group. The write token
+  // that orders two logs of one instant and version is read back from the
+  // name in the arena (a tie is rare), not kept as a string per file.
+  static constexpr std::uint32_t kNoLink = std::numeric_limits<std::uint32_t>::max();
   struct BaseBuild {
     InstantTime instant;
     std::uint32_t file;
+    std::uint32_t next;
   };
   struct LogBuild {
     InstantTime instant;
     std::uint64_t version;
     std::uint32_t file;
+    std::uint32_t next;
   };
   struct PendingOp {
     InstantTime base;
     InstantTime instant;
+  };
+  struct PendingBuild {
+    PendingOp op;
+    std::uint32_t next;
   };
   // A slice of the group being emitted: its instant and base file.
   struct SliceKey {
@@ -471,22 +490,24 @@ class TableViewBuilder {
   };
   // emit_files' buffers, reused across groups.
   struct EmitScratch {
+    std::vector<BaseBuild> bases;
+    std::vector<LogBuild> logs;
+    std::vector<PendingOp> pending;
     std::vector<SliceKey> keys;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> attached;
     std::vector<std::uint32_t> log_end;
     std::vector<std::uint32_t> by_key;
   };
   struct GroupBuild {
-    std::string id;
-    std::vector<BaseBuild> bases;
-    std::vector<LogBuild> logs;
-    std::vector<PendingOp> pending;
+    std::string_view id;                                               // in ids_
+    std::uint32_t bases = kNoLink, logs = kNoLink, pending = kNoLink;  // list heads
     std::optional<InstantTime> replaced_by;
+    bool has_files() const noexcept { return bases != kNoLink || logs != kNoLink; }
   };
   struct PartBuild {
     std::string path;
     std::vector<GroupBuild> groups;
-    absl::flat_hash_map<std::string, std::uint32_t> index;
+    absl::flat_hash_map<std::string_view, std::uint32_t> index;  // keys are the groups' ids
     std::optional<InstantTime> last_replace;
     bool declared = false;
     bool listed = false;  // add_partition or add_file named it (clear_metadata keeps it)
@@ -507,11 +528,29 @@ class TableViewBuilder {
 
   GroupBuild& group(std::uint32_t p, std::string_view id) {
     PartBuild& pb = parts_[p];
-    auto it = pb.index.find(detail::to_absl(id));
-    if (it != pb.index.end()) return pb.groups[it->second];
-    pb.index.emplace(std::string(id), static_cast<std::uint32_t>(pb.groups.size()));
-    pb.groups.push_back(GroupBuild{std::string(id), {}, {}, {}, std::nullopt});
-    return pb.groups.back();
+    // A group's files are listed one after another (names start with the
+    // file id): most lookups are the last group's, compared, not hashed.
+    if (p == last_group_part_ && last_group_ < pb.groups.size() && pb.groups[last_group_].id == id) {
+      return pb.groups[last_group_];
+    }
+    auto it = pb.index.find(id);
+    if (it == pb.index.end()) {
+      const std::string_view kept = ids_.copy(id);
+      it = pb.index.emplace(kept, static_cast<std::uint32_t>(pb.groups.size())).first;
+      pb.groups.push_back(GroupBuild{kept, kNoLink, kNoLink, kNoLink, std::nullopt});
+    }
+    last_group_part_ = p;
+    last_group_ = it->second;
+    return pb.groups[it->second];
+  }
+
+  // Appends `node` (whose `next` is the list's old head) to `nodes`; returns
+  // the list's new head.
+  template <class Nodes, class Node>
+  static std::uint32_t link(Nodes& nodes, const Node& node) {
+    if (nodes.size() >= kNoLink) throw std::length_error("TableViewBuilder: over 4 billion files");
+    nodes.push_back(node);
+    return static_cast<std::uint32_t>(nodes.size() - 1);
   }
 
   std::uint32_t add_record(std::string_view name, std::uint64_t size) {
@@ -539,34 +578,43 @@ class TableViewBuilder {
   // Hudi's "committed" test for a slice key (containsOrBeforeTimelineStarts
   // over the write timeline): older than the write timeline's start, a
   // completed write instant, or a pending (log) compaction's slice.
-  static bool committed_key(const Timeline& timeline, const InstantTime& t, const GroupBuild& g) {
+  static bool committed_key(const Timeline& timeline, const InstantTime& t, std::span<const PendingOp> pending) {
     if (timeline.is_before_write_start(t)) return true;
     const Instant* i = timeline.find(t);
     if (i == nullptr) return false;
     if (i->is_completed()) return is_write_action(i->action);
-    return std::any_of(g.pending.begin(), g.pending.end(), [&](const PendingOp& op) { return op.instant == t; });
+    return std::any_of(pending.begin(), pending.end(), [&](const PendingOp& op) { return op.instant == t; });
   }
 
   // Emits group `g` into `v` (if it has any committed slice) and records its
   // uncommitted files. Returns true when the raw listing had any data file of
-  // this group. A mutable `g` has its files sorted in place; a const one
-  // (build(const Timeline&)) has them sorted in a copy.
-  template <typename Group>
-  bool emit_group(TableView& v, std::uint32_t partition, const Timeline& timeline, Group& g) const {
-    if (g.bases.empty() && g.logs.empty()) return false;  // known only from metadata: nothing on storage
-    if constexpr (std::is_const_v<Group>) {
-      std::vector<BaseBuild> bases = g.bases;
-      std::vector<LogBuild> logs = g.logs;
-      emit_files(v, partition, timeline, g, bases, logs);
-    } else {
-      emit_files(v, partition, timeline, g, g.bases, g.logs);
-    }
+  // this group. The group's lists are copied into the builder's scratch (in
+  // the order they were added) and sorted there, so the builder is left as
+  // it was: build(const Timeline&) and build() && share this.
+  bool emit_group(TableView& v, std::uint32_t partition, const Timeline& timeline, const GroupBuild& g) const {
+    if (!g.has_files()) return false;  // known only from metadata: nothing on storage
+    gather(bases_, g.bases, scratch_.bases);
+    gather(logs_, g.logs, scratch_.logs);
+    scratch_.pending.clear();
+    for (std::uint32_t i = g.pending; i != kNoLink; i = pending_[i].next) scratch_.pending.push_back(pending_[i].op);
+    std::reverse(scratch_.pending.begin(), scratch_.pending.end());
+    emit_files(v, partition, timeline, g, scratch_.bases, scratch_.logs, scratch_.pending);
     return true;
   }
 
-  // emit_group for a group with files, given its files to sort.
+  // A group's list (newest added first) as values, in the order added.
+  template <class Nodes, class Node>
+  static void gather(const Nodes& nodes, std::uint32_t head, std::vector<Node>& out) {
+    out.clear();
+    for (std::uint32_t i = head; i != kNoLink; i = nodes[i].next) out.push_back(nodes[i]);
+    std::reverse(out.begin(), out.end());
+  }
+
+  // emit_group for a group with files, given its files and pending
+  // compaction operations.
   void emit_files(TableView& v, std::uint32_t partition, const Timeline& timeline, const GroupBuild& g,
-                  std::vector<BaseBuild>& bases, std::vector<LogBuild>& logs) const {
+                  std::vector<BaseBuild>& bases, std::vector<LogBuild>& logs,
+                  std::span<const PendingOp> pending) const {
     auto uncommitted = [&](std::uint32_t file, InstantTime t) { v.uncommitted_.push_back({partition, file, t}); };
 
     // Slice keys: committed base instants, then pending compaction instants.
@@ -584,7 +632,7 @@ class TableViewBuilder {
       return v.file_name(a.file) < v.file_name(b.file);
     });
     for (const BaseBuild& b : bases) {
-      if (!committed_key(timeline, b.instant, g)) {
+      if (!committed_key(timeline, b.instant, pending)) {
         uncommitted(b.file, b.instant);
       } else if (!keys.empty() && keys.back().instant == b.instant) {
         uncommitted(b.file, b.instant);  // duplicate output of one write
@@ -593,7 +641,7 @@ class TableViewBuilder {
       }
     }
     std::optional<InstantTime> pending_base;
-    for (const PendingOp& op : g.pending) {
+    for (const PendingOp& op : pending) {
       if (!pending_base || op.base < *pending_base) pending_base = op.base;
       const bool present =
           std::any_of(keys.begin(), keys.end(), [&](const SliceKey& k) { return k.instant == op.instant; });
@@ -634,7 +682,7 @@ class TableViewBuilder {
       if (it == keys.begin()) {
         // No slice at or before it: a log-only slice keyed by its own
         // instant, committed by the same test as a base file.
-        if (!committed_key(timeline, log.instant, g)) {
+        if (!committed_key(timeline, log.instant, pending)) {
           uncommitted(log.file, log.instant);
           continue;
         }
@@ -713,6 +761,14 @@ class TableViewBuilder {
   absl::flat_hash_map<std::string, absl::flat_hash_set<std::string>> pending_write_files_;
   std::map<InstantTime, InstantTime> archived_completions_;
   std::uint32_t last_part_ = 0;  // partition_index's last answer
+  // group()'s last answer: a group of partition last_group_part_.
+  std::uint32_t last_group_part_ = kNoLink, last_group_ = kNoLink;
+  // Every group's files and pending operations (GroupBuild's lists), and
+  // the groups' ids (stable addresses: the partitions' indexes view them).
+  RemapVector<BaseBuild> bases_;
+  RemapVector<LogBuild> logs_;
+  std::vector<PendingBuild> pending_;
+  TextArena ids_;
   mutable EmitScratch scratch_;
   std::size_t skipped_ = 0;
   bool require_declared_ = false;
