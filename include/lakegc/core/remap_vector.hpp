@@ -11,8 +11,10 @@
 // hypervisor a page fault is expensive (core/prefaulted.hpp): loading a
 // 1M-file view spent a third of its time copying the names arena into
 // doubled blocks and faulting their pages in (bench/README.md, load_view).
-// mremap moves the page tables instead of the bytes, and MADV_POPULATE_WRITE
-// maps a run of pages in one call.
+// mremap moves the page tables instead of the bytes, MADV_POPULATE_WRITE
+// maps a run of pages in one call, and MADV_HUGEPAGE asks for 2 MiB pages
+// where the kernel's THP mode is "madvise" (the `lakegc` tool asks the same
+// for malloc: tools/cli/huge_pages.hpp).
 //
 // Resident memory stays close to size(): pages past the populated mark are
 // address space only, and shrink_to_fit() unmaps them without a copy.
@@ -148,6 +150,10 @@ class RemapVector {
     } else {
       p = ::mmap(nullptr, new_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
       if (p == MAP_FAILED) throw std::bad_alloc();
+      // Huge pages where the kernel gives them on request (THP "madvise"):
+      // a 2 MiB page is one fault (or one populate step) for 512 small
+      // ones. The flag stays with the mapping through mremap.
+      (void)::madvise(p, new_bytes, MADV_HUGEPAGE);
       populated_bytes_ = 0;
       populate(static_cast<char*>(p), size_ * sizeof(T), new_bytes);
       if (size_ > 0) std::memcpy(p, data_, size_ * sizeof(T));
