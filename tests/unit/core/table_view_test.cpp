@@ -107,6 +107,47 @@ TEST_CASE("layout 2: logs attach by the completion time of their deltacommit (is
   CHECK(v.uncommitted_files().size() == 2);
 }
 
+TEST_CASE("a slice's logs come ordered by instant, version and write token, whatever order they were listed in") {
+  auto tl = Timeline::make({done("20240101000100000", "20240101000110000", Action::commit),
+                            done("20240101000200000", "20240101000210000", Action::deltacommit),
+                            done("20240101000300000", "20240101000310000", Action::deltacommit)})
+                .value();
+  TableViewBuilder b(tl, TimelineLayout::v1);
+  b.add_file("p", ".fg-0_20240101000100000.log.2_0-3-3", 7);
+  b.add_file("p", ".fg-0_20240101000100000.log.1_1-2-2", 6);
+  b.add_file("p", "fg-0_0-1-1_20240101000100000.parquet", 100);
+  b.add_file("p", ".fg-0_20240101000100000.log.10_0-4-4", 8);
+  b.add_file("p", ".fg-0_20240101000100000.log.1_0-2-2", 5);
+  const TableView v = std::move(b).build();
+  REQUIRE(v.slice_count() == 1);
+  CHECK(log_names(v, v.slices_of(v.groups()[0])[0]) ==
+        std::vector<std::string>{".fg-0_20240101000100000.log.1_0-2-2", ".fg-0_20240101000100000.log.1_1-2-2",
+                                 ".fg-0_20240101000100000.log.2_0-3-3", ".fg-0_20240101000100000.log.10_0-4-4"});
+}
+
+TEST_CASE("layout 2: a log-only slice opened before the first base keeps the logs already attached where they were") {
+  // Logs are placed in instant order. The deltacommit at 0100 completed at
+  // 0300, after the base at 0200: its log joins the 0200 slice. The one at
+  // 0150 completed at 0160, before any base: it opens a log-only slice at
+  // 0150 in front, and the 0100 log must stay with the 0200 slice.
+  auto tl = Timeline::make({done("20240101000100000", "20240101000300000", Action::deltacommit),
+                            done("20240101000150000", "20240101000160000", Action::deltacommit),
+                            done("20240101000200000", "20240101000210000", Action::commit)})
+                .value();
+  TableViewBuilder b(tl, TimelineLayout::v2);
+  b.add_file("p", "fg-0_0-1-1_20240101000200000.parquet", 100);
+  b.add_file("p", ".fg-0_20240101000100000.log.1_0-1-1", 5);
+  b.add_file("p", ".fg-0_20240101000150000.log.1_0-2-2", 6);
+  const TableView v = std::move(b).build();
+  REQUIRE(v.groups().size() == 1);
+  const auto slices = v.slices_of(v.groups()[0]);
+  CHECK(base_instants(v, v.groups()[0]) == std::vector<std::string>{"20240101000200000", "20240101000150000"});
+  REQUIRE(slices.size() == 2);
+  CHECK(log_names(v, slices[0]) == std::vector<std::string>{".fg-0_20240101000100000.log.1_0-1-1"});
+  CHECK(log_names(v, slices[1]) == std::vector<std::string>{".fg-0_20240101000150000.log.1_0-2-2"});
+  CHECK(v.uncommitted_files().empty());
+}
+
 TEST_CASE("replaced groups: the later replace wins, and partitions remember replaces") {
   auto tl = Timeline::make({done("20240101000100000", "20240101000110000", Action::commit),
                             done("20240101000200000", "20240101000210000", Action::replacecommit),
