@@ -34,6 +34,7 @@
 #include <absl/container/flat_hash_set.h>
 
 #include "lakegc/core/file_name.hpp"
+#include "lakegc/core/name_set.hpp"
 #include "lakegc/core/prefaulted.hpp"
 #include "lakegc/core/remap_vector.hpp"
 #include "lakegc/core/timeline.hpp"
@@ -161,7 +162,7 @@ class TableView {
 
   /// True when a savepoint names this file (savepoints list file names, not
   /// paths; Hudi compares names).
-  bool is_savepointed(std::string_view name) const { return savepointed_.contains(detail::to_absl(name)); }
+  bool is_savepointed(std::string_view name) const { return savepointed_.contains(name); }
   /// The same for a file of this view, without hashing its name.
   bool is_savepointed(std::uint32_t file) const noexcept { return files_[file].savepointed != 0; }
   bool has_savepoints() const noexcept { return !savepointed_.empty(); }
@@ -209,7 +210,7 @@ class TableView {
   // never copied (a copy of the names was the peak of build()).
   RemapVector<char> arena_;
   RemapVector<char> id_arena_;
-  absl::flat_hash_set<std::string> savepointed_;
+  NameSet savepointed_;
   std::size_t completion_unknown_count_ = 0;
 };
 
@@ -290,7 +291,7 @@ class TableViewBuilder {
   }
 
   /// A file name listed by a savepoint.
-  void add_savepointed_file(std::string_view name) { savepointed_.emplace(name); }
+  void add_savepointed_file(std::string_view name) { savepointed_.insert(name); }
 
   /// A file (partition, name) a pending write's markers name.
   void add_pending_write_file(std::string_view partition, std::string_view name) {
@@ -389,7 +390,7 @@ class TableViewBuilder {
       v.savepointed_ = self.savepointed_;
     }
     if (!v.savepointed_.empty()) {
-      for (FileRecord& r : v.files_) r.savepointed = v.savepointed_.contains(detail::to_absl(v.arena_view(r))) ? 1 : 0;
+      for (FileRecord& r : v.files_) r.savepointed = v.savepointed_.contains(v.arena_view(r)) ? 1 : 0;
     }
     if (!self.pending_write_files_.empty()) {
       for (const PartBuild& pb : self.parts_) {
@@ -751,7 +752,7 @@ class TableViewBuilder {
   absl::flat_hash_map<std::string, std::uint32_t> part_index_;
   RemapVector<FileRecord> files_;
   RemapVector<char> arena_;
-  absl::flat_hash_set<std::string> savepointed_;
+  NameSet savepointed_;
   // Views: see add_committed_file. Indexed into the set on first use.
   // Mutable: indexing on first use is a cache, and build(const Timeline&)
   // may be the first use.

@@ -51,6 +51,20 @@ TEST_CASE("TextArena's views keep their text while it grows, including strings l
   CHECK(copies[copies.size() - 3].size() == (std::size_t{9} << 20));
 }
 
+TEST_CASE("A moved-from TextArena starts over instead of writing into the chunk it gave away") {
+  TextArena from;
+  const std::string_view kept = from.copy("kept by the arena it moved to");
+  TextArena to = std::move(from);
+  // Without the reset the moved-from arena's next copy lands right after
+  // `kept`, in `to`'s chunk, and a long one overwrites what follows.
+  const std::string_view later = from.copy(std::string(100, 'z'));  // NOLINT(bugprone-use-after-move): the point
+  const std::string_view after = to.copy("written after the move");
+  CHECK(kept == "kept by the arena it moved to");
+  CHECK(later == std::string(100, 'z'));
+  CHECK(after == "written after the move");
+  CHECK(later.data() != kept.data() + kept.size());
+}
+
 TEST_CASE("PrefaultedAllocator backs a hash-table-sized vector, small and large") {
   std::vector<std::uint64_t, PrefaultedAllocator<std::uint64_t>> small(1000, 3), large(std::size_t{1} << 21, 5);
   CHECK(small.back() == 3);
