@@ -74,23 +74,12 @@ CleanDecision decide_clean(const TableMetadata& md, const P& policy, const Clean
 namespace detail {
 
 // A file of the slice is named by a pending write's markers: the write
-// created it or appends to it and may still be running.
-inline bool slice_has_pending_write(const TableView& v, const FileSlice& s) {
-  if (s.base_file != kNoFile && v.pending_write(s.base_file)) return true;
-  for (auto f : v.logs_of(s)) {
-    if (v.pending_write(f)) return true;
-  }
-  return false;
-}
+// created it or appends to it and may still be running. (This flag and the
+// next are gathered from the slice's files when the view is built.)
+inline bool slice_has_pending_write(const FileSlice& s) { return s.pending_write != 0; }
 
-inline bool slice_savepointed(const TableView& v, const FileSlice& s) {
-  if (!v.has_savepoints()) return false;
-  if (s.base_file != kNoFile && v.is_savepointed(s.base_file)) return true;
-  for (auto f : v.logs_of(s)) {
-    if (v.is_savepointed(f)) return true;
-  }
-  return false;
-}
+// A savepoint names the slice's base file or one of its logs.
+inline bool slice_savepointed(const FileSlice& s) { return s.savepointed != 0; }
 
 // Index of the slice a snapshot at `t` reads in a group (newest first), or -1.
 inline std::ptrdiff_t slice_read_at(std::span<const FileSlice> slices, const InstantTime& t) {
@@ -278,11 +267,11 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
   auto guarded_by = [&](const FileGroup& g, std::span<const FileSlice> slices, std::size_t i) -> unsigned {
     const FileSlice& s = slices[i];
     unsigned by = kNotGuarded;
-    if (d.guards.savepoints && detail::slice_savepointed(v, s)) by |= kGuardSavepoint;
+    if (d.guards.savepoints && detail::slice_savepointed(s)) by |= kGuardSavepoint;
     if (d.guards.pending_table_services && g.pending_compaction_base && s.base_instant >= *g.pending_compaction_base) {
       by |= kGuardPendingCompaction;
     }
-    if (d.guards.pending_table_services && detail::slice_has_pending_write(v, s)) by |= kGuardPendingWrite;
+    if (d.guards.pending_table_services && detail::slice_has_pending_write(s)) by |= kGuardPendingWrite;
     if (d.guards.reader_leases) {
       for (const InstantTime& lease : ctx.leases) {
         if (g.replaced_by && *g.replaced_by <= lease) continue;  // not in that snapshot

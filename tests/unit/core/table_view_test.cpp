@@ -81,6 +81,40 @@ TEST_CASE("layout 1: logs attach by the base instant in their name; pending comp
   CHECK(log_names(v, slices[1]) == std::vector<std::string>{".fg-0_20240101000100000.log.1_0-2-2"});
 }
 
+TEST_CASE("a slice is savepointed or pending-write when its base file or any of its logs is, in either build") {
+  auto tl = Timeline::make({done("20240101000100000", "20240101000110000", Action::deltacommit),
+                            done("20240101000200000", "20240101000210000", Action::deltacommit),
+                            done("20240101000300000", "20240101000310000", Action::deltacommit)})
+                .value();
+  TableViewBuilder b(tl, TimelineLayout::v1);
+  // Three slices of one group, newest first in the view: 300 (a log that a
+  // pending write's markers name), 200 (a savepointed log among two), 100
+  // (a savepointed base).
+  b.add_file("p", "fg-0_0-1-1_20240101000100000.parquet", 1);
+  b.add_file("p", "fg-0_0-2-2_20240101000200000.parquet", 1);
+  b.add_file("p", ".fg-0_20240101000200000.log.1_0-3-3", 1);
+  b.add_file("p", ".fg-0_20240101000200000.log.2_0-3-3", 1);
+  b.add_file("p", "fg-0_0-4-4_20240101000300000.parquet", 1);
+  b.add_file("p", ".fg-0_20240101000300000.log.1_0-5-5", 1);
+  b.add_file("p", "other-0_0-1-1_20240101000100000.parquet", 1);  // another group, no flags
+  b.add_savepointed_file("fg-0_0-1-1_20240101000100000.parquet");
+  b.add_savepointed_file(".fg-0_20240101000200000.log.2_0-3-3");
+  b.add_pending_write_file("p", ".fg-0_20240101000300000.log.1_0-5-5");
+  auto flags = [](const TableView& v) {
+    std::vector<std::string> out;
+    for (const FileGroup& g : v.groups()) {
+      for (const FileSlice& s : v.slices_of(g)) {
+        out.push_back(fmt::format("{}/{}:{}{}", v.file_id(g), s.base_instant.str(), s.savepointed, s.pending_write));
+      }
+    }
+    return out;
+  };
+  const std::vector<std::string> expected = {"fg-0/20240101000300000:01", "fg-0/20240101000200000:10",
+                                             "fg-0/20240101000100000:10", "other-0/20240101000100000:00"};
+  CHECK(flags(b.build(tl)) == expected);
+  CHECK(flags(std::move(b).build()) == expected);
+}
+
 TEST_CASE("layout 2: logs attach by the completion time of their deltacommit (issue 19290)") {
   // The deltacommit at 0250 was requested before compaction 0300 but
   // completed after it: its log belongs to the compaction's slice, so the
