@@ -169,9 +169,9 @@ def main():
                 f"time ~ slices^{slope:.2f}; {min(nss):.0f} to {max(nss):.0f} ns/slice", "", "",
                 "exponent 0.95 to 1.05", 0.95 <= slope <= 1.05)
         if any(x["bit"] for x in per_size.values()):
-            d("What the savepoint guard costs: `guard::savepoints` tests a savepoint bit per file that "
-              "`TableViewBuilder::build()` sets once (the savepoint names the then-latest base file of every "
-              "group). The same plan with the check done by comparing instants instead (`diag/savepoint_bit`); "
+            d("What the savepoint guard costs: `guard::savepoints` tests a savepoint flag per slice that "
+              "`TableViewBuilder::build()` gathers once from the slice's files (the savepoint names the "
+              "then-latest base file of every group). The same plan with the check done by comparing instants instead (`diag/savepoint_bit`); "
               "differences of a few percent are noise:")
             d("")
             d("| nominal slices | guard::savepoints | check by instant | share of plan time in the guard |")
