@@ -57,7 +57,8 @@ struct FileRecord {
   std::uint64_t name_length : 21 = 0;
   /// A savepoint names this file. Set once at build time, so the planner's
   /// savepoint guard is a bit test, not a hash lookup per candidate file
-  /// (which was over half of planning time at 10M slices).
+  /// (which was over half of planning time at 10M slices); the builder
+  /// then gathers it into FileSlice::savepointed, which the guard reads.
   std::uint64_t savepointed : 1 = 0;
   /// Layout 2: a log file whose deltacommit was archived and whose
   /// completion time is unknown (the archive was not read). It is attached
