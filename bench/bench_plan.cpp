@@ -97,8 +97,8 @@ CleanPlan plan_parallel(const TableView& v, const TableMetadata& md, const P& po
   if (!scope.ok()) return plan;
   const auto& parts = scope->partitions;
   std::vector<PartitionPlan> out(parts.size());
-  // Each partition's files apart (threads append concurrently), copied
-  // into the plan in order afterwards.
+  // Each partition's files apart (threads append concurrently), appended
+  // to the plan in order afterwards (their names shared, not copied).
   std::vector<PlannedFiles> files(parts.size());
   std::atomic<std::size_t> next{0};
   // Chunks of 16 partitions: few atomic operations, and still balanced
@@ -122,10 +122,7 @@ CleanPlan plan_parallel(const TableView& v, const TableMetadata& md, const P& po
   }
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const Partition& part = v.partitions()[parts[i]];
-    if (!files[i].empty()) {
-      const auto planned = files[i].at(part.path);
-      plan.files_per_partition.add(part.path, std::vector<PlannedDelete>(planned.begin(), planned.end()));
-    }
+    plan.files_per_partition.append(files[i]);
     if (out[i].delete_partition) plan.partitions_to_be_deleted.push_back(part.path);
   }
   return plan;

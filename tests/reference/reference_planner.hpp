@@ -412,12 +412,11 @@ inline CleanPlan plan(const TableView& v, const TableMetadata& md, const Policy&
             all_newer_doomed = all_newer_doomed && it != doomed.end();
             if (it == doomed.end()) continue;
             if (s.base_file != kNoFile) {
-              files.push_back(
-                  {std::string(v.file_name(s.base_file)), v.file_size(s.base_file), it->second, s.base_instant});
+              files.push_back({v.file_name(s.base_file), v.file_size(s.base_file), it->second, s.base_instant});
             }
             for (std::uint32_t f : v.logs_of(s)) {
               if (v.completion_unknown(f) && !all_newer_doomed) continue;
-              files.push_back({std::string(v.file_name(f)), v.file_size(f), it->second, s.base_instant});
+              files.push_back({v.file_name(f), v.file_size(f), it->second, s.base_instant});
             }
           }
         };

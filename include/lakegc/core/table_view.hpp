@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <span>
@@ -191,12 +192,17 @@ class TableView {
   }
   /// Bytes of names held (file names, file ids). The names arena's
   /// capacity past this was never written: address space, not memory.
-  std::size_t name_bytes() const noexcept { return arena_.size() + id_arena_.size(); }
+  std::size_t name_bytes() const noexcept { return (names_ ? names_->size() : 0) + id_arena_.size(); }
+
+  /// Keeps the text of every file_name() alive: a plan holds it (through
+  /// PlannedFiles::hold) to refer to its files' names without copying them,
+  /// and so may outlive the view. The text never changes once built.
+  std::shared_ptr<const void> name_owner() const noexcept { return names_; }
 
  private:
   friend class TableViewBuilder;
   std::string_view arena_view(const FileRecord& r) const noexcept {
-    return std::string_view(arena_.data() + r.name_offset, r.name_length);
+    return std::string_view(names_data_ + r.name_offset, r.name_length);
   }
 
   TimelineLayout layout_ = TimelineLayout::v1;
@@ -216,8 +222,11 @@ class TableView {
   std::vector<UncommittedFile> uncommitted_;
   // File names, in listing order: the builder's arena, moved in. File ids
   // are in their own arena, appended while building, so the names are
-  // never copied (a copy of the names was the peak of build()).
-  RemapVector<char> arena_;
+  // never copied (a copy of the names was the peak of build()). Shared,
+  // and frozen once built: plans refer to names in it (name_owner), and a
+  // copied view shares it. names_data_ is names_->data(), one load nearer.
+  std::shared_ptr<const RemapVector<char>> names_;
+  const char* names_data_ = nullptr;
   RemapVector<char> id_arena_;
   NameSet savepointed_;
   std::size_t completion_unknown_count_ = 0;
@@ -389,12 +398,24 @@ class TableViewBuilder {
     constexpr bool kConsume = !std::is_const_v<Self>;
     TableView v;
     v.layout_ = self.layout_;
+    {
+      // Frozen from here: shrunk first (an unmap of the tail, or a copy
+      // while small), so the text never moves while plans refer to it.
+      RemapVector<char> names;
+      if constexpr (kConsume) {
+        names = std::move(self.arena_);
+      } else {
+        names = self.arena_;
+      }
+      names.shrink_to_fit();
+      auto frozen = std::make_shared<const RemapVector<char>>(std::move(names));
+      v.names_data_ = frozen->data();
+      v.names_ = std::move(frozen);
+    }
     if constexpr (kConsume) {
-      v.arena_ = std::move(self.arena_);
       v.files_ = std::move(self.files_);
       v.savepointed_ = std::move(self.savepointed_);
     } else {
-      v.arena_ = self.arena_;
       v.files_ = self.files_;
       v.savepointed_ = self.savepointed_;
     }
@@ -463,7 +484,6 @@ class TableViewBuilder {
     v.files_.shrink_to_fit();
     v.file_ids_.shrink_to_fit();
     v.id_arena_.shrink_to_fit();
-    v.arena_.shrink_to_fit();
     return v;
   }
 

@@ -116,16 +116,16 @@ template <Storage S, Journal J>
         if (st.ok()) {
           ++out.files_deleted;
           out.bytes_deleted += batch_files[i]->size;
-          result.success.push_back(batch_files[i]->name.str());
+          result.success.push_back(std::string(batch_files[i]->name));
         } else if (absl::IsNotFound(st)) {
           ++out.files_already_gone;
-          result.success.push_back(batch_files[i]->name.str());
+          result.success.push_back(std::string(batch_files[i]->name));
         } else {
           // Did it go anyway? Only a file that is still there fails the clean.
           auto still = storage.stat(batch[i]);
           if (!still.ok() && absl::IsNotFound(still.status())) {
             ++out.files_already_gone;
-            result.success.push_back(batch_files[i]->name.str());
+            result.success.push_back(std::string(batch_files[i]->name));
             continue;
           }
           return annotate(st,

@@ -106,6 +106,10 @@ template <ReadableStorage S>
   const DeleteReason reason =
       plan.earliest_instant_to_retain ? DeleteReason::older_than_boundary : DeleteReason::beyond_versions;
   for (const auto& [partition, paths] : hp.file_paths_to_delete_per_partition) {
+    // The names' text, until add() copies it into the plan (reserved: a
+    // moved std::string may move its characters).
+    std::vector<std::string> names;
+    names.reserve(paths.size());
     std::vector<PlannedDelete> files;
     for (const auto& path : paths) {
       LAKEGC_ASSIGN_OR_RETURN(std::string name, name_in_partition(table, partition, path, where));
@@ -116,12 +120,12 @@ template <ReadableStorage S>
       if (auto parsed = parse_data_file_name(name); parsed.ok()) {
         d.slice = std::visit([](const auto& n) { return n.instant; }, *parsed);
       }
-      d.name = std::move(name);
-      files.push_back(std::move(d));
+      d.name = names.emplace_back(std::move(name));
+      files.push_back(d);
     }
     std::sort(files.begin(), files.end(),
               [](const PlannedDelete& a, const PlannedDelete& b) { return a.name < b.name; });
-    plan.files_per_partition.add(partition, std::move(files));
+    plan.files_per_partition.add(partition, files);
   }
   plan.partitions_to_be_deleted = hp.partitions_to_be_deleted;
   std::sort(plan.partitions_to_be_deleted.begin(), plan.partitions_to_be_deleted.end());

@@ -117,12 +117,11 @@ inline constexpr unsigned kGuardPendingWrite = 16;
 
 namespace detail {
 
-// A file the plan deletes, before its name is copied out of the view: the
-// files of a partition are collected, sorted by name as views into the
-// view's arena, and only then copied into PlannedDelete's names, each once
-// into a vector of exactly the right size (sorting and growing a vector of
-// names moved every name several times; callgrind put emit_group and the
-// sort at a third of plan_partition).
+// A file the plan deletes, before it is appended to the plan: the files of
+// a partition are collected, sorted by name, and only then appended, each
+// once into a run of exactly the right size (sorting and growing a vector
+// of planned files moved every name several times; callgrind put
+// emit_group and the sort at a third of plan_partition).
 struct PickedFile {
   std::string_view name;
   std::uint32_t file = 0;
@@ -183,9 +182,11 @@ inline void append_planned_deletes(const TableView& v, std::string_view partitio
   }
   into.reserve_run(picked.size());
   sort_by_name(picked, keys);
+  // The plan's names stay in the view's text, which the plan keeps alive.
+  into.hold(v.name_owner());
   for (const NameKey& k : keys) {
     const PickedFile& p = picked[k.second];
-    into.emplace(partition, p.name, v.file_size(p.file), p.reason, p.slice);
+    into.emplace_held(partition, p.name, v.file_size(p.file), p.reason, p.slice);
   }
 }
 

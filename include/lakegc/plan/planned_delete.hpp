@@ -4,9 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
-#include "lakegc/core/inline_name.hpp"
 #include "lakegc/core/instant_time.hpp"
 
 namespace lakegc {
@@ -32,8 +32,25 @@ constexpr std::string_view to_string(DeleteReason r) noexcept {
   return "?";
 }
 
+/// A planned file's name: a view of text someone else keeps (PlannedDelete
+/// says who). It cannot be made from a temporary std::string, whose text
+/// would be gone before the plan copied it: a plan naming garbage would
+/// delete the wrong file.
+class PlannedName : public std::string_view {
+ public:
+  constexpr PlannedName() noexcept = default;
+  constexpr PlannedName(std::string_view s) noexcept : std::string_view(s) {}  // NOLINT(google-explicit-constructor)
+  constexpr PlannedName(const char* s) : std::string_view(s) {}                // NOLINT(google-explicit-constructor)
+  PlannedName(const std::string& s) noexcept : std::string_view(s) {}          // NOLINT(google-explicit-constructor)
+  PlannedName(std::string&&) = delete;
+};
+
+/// A planned file. Its name is a view: of text the PlannedFiles holding it
+/// keeps alive (its own copy, or the names of the TableView it was planned
+/// from: PlannedFiles::hold). A PlannedDelete made outside a plan views
+/// text its maker keeps; push, emplace and add copy that text into the plan.
 struct PlannedDelete {
-  InlineName name;  // file name inside its partition (held in place: see inline_name.hpp)
+  PlannedName name;  // file name inside its partition
   std::uint64_t size = 0;
   DeleteReason reason = DeleteReason::older_than_boundary;
   InstantTime slice;  // base instant of the slice the file belongs to

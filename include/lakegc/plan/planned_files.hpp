@@ -13,6 +13,11 @@
 // of a partition's size fit those holes, as the vectors of the old map
 // did, and 64 KiB ones keep a plan of many small partitions to few
 // blocks.
+//
+// Names are views (PlannedDelete::name) of text the plan keeps alive: its
+// own copies (shared_text.hpp), or a TableView's names, which a plan made
+// from the view holds rather than copies (a dense plan's names were half
+// its time and most of its memory when copied).
 #pragma once
 
 #include <algorithm>
@@ -20,6 +25,7 @@
 #include <cstdint>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -29,6 +35,7 @@
 
 #include <fmt/format.h>
 
+#include "lakegc/core/shared_text.hpp"
 #include "lakegc/plan/planned_delete.hpp"
 
 namespace lakegc {
@@ -109,28 +116,52 @@ class PlannedFiles {
     if (blocks_.empty() || blocks_.back().capacity() - blocks_.back().size() < n) new_block(n);
   }
 
-  /// Appends `file` to `partition`'s files. A partition's files are
-  /// contiguous, so `partition` must be new or the one appended to last;
-  /// anything else is a bug in the caller (std::logic_error). The caller
-  /// appends in name order: that order is the plan's.
-  void push(std::string_view partition, PlannedDelete file) { emplace(partition, std::move(file)); }
+  /// Appends `file` to `partition`'s files, its name copied into the plan.
+  /// A partition's files are contiguous, so `partition` must be new or the
+  /// one appended to last; anything else is a bug in the caller
+  /// (std::logic_error). The caller appends in name order: that order is
+  /// the plan's.
+  void push(std::string_view partition, PlannedDelete file) {
+    file.name = names_.keep(file.name);
+    append_file(partition, file);
+  }
 
-  /// As push, with the file built in place from `args` (PlannedDelete's
-  /// fields, in order).
-  template <typename... Args>
-  void emplace(std::string_view partition, Args&&... args) {
-    Run& run = open_run(partition);
-    if (run.block != blocks_.size() - 1 || blocks_.back().size() == blocks_.back().capacity()) move_run(run);
-    blocks_.back().emplace_back(std::forward<Args>(args)...);
-    ++run.end;
+  /// As push, from PlannedDelete's fields.
+  void emplace(std::string_view partition, std::string_view name, std::uint64_t size, DeleteReason reason,
+               InstantTime slice) {
+    push(partition, PlannedDelete{name, size, reason, slice});
+  }
+
+  /// Keeps `owner` alive as long as this plan or a copy of it, so names in
+  /// text it owns (TableView::name_owner) are appended by emplace_held
+  /// without a copy. Holding the same owner again adds nothing.
+  void hold(std::shared_ptr<const void> owner) { names_.hold(std::move(owner)); }
+
+  /// As emplace, without copying `name`: it must lie in text an owner
+  /// given to hold() owns (the planner's own path: a dense plan's names
+  /// were half its time and most of its memory when copied).
+  void emplace_held(std::string_view partition, std::string_view name, std::uint64_t size, DeleteReason reason,
+                    InstantTime slice) {
+    append_file(partition, PlannedDelete{name, size, reason, slice});
   }
 
   /// Appends `files` (sorted by name) as `partition`'s, under push's rule.
   /// Nothing is recorded for an empty list.
-  void add(std::string_view partition, std::vector<PlannedDelete> files) {
+  void add(std::string_view partition, const std::vector<PlannedDelete>& files) {
     if (files.empty()) return;
     if (last_ == nullptr || last_->first != partition) reserve_run(files.size());
-    for (PlannedDelete& f : files) push(partition, std::move(f));
+    for (const PlannedDelete& f : files) push(partition, f);
+  }
+
+  /// Appends every partition of `o`, in its order, under push's rule (each
+  /// new, or the first the one appended to last). The names are not
+  /// copied: this plan shares the text `o` keeps alive.
+  void append(const PlannedFiles& o) {
+    names_.share(o.names_);
+    for (const auto& [partition, files] : o) {
+      if (last_ == nullptr || last_->first != partition) reserve_run(files.size());
+      for (const PlannedDelete& f : files) append_file(partition, f);
+    }
   }
 
   /// Number of partitions with files.
@@ -159,6 +190,7 @@ class PlannedFiles {
   void clear() noexcept {
     index_.clear();
     blocks_.clear();
+    names_.clear();
     files_ = 0;
     last_ = nullptr;
   }
@@ -176,16 +208,21 @@ class PlannedFiles {
   // to its last run; a copy finds its own. A copied block holds no spare
   // room (vector copies are exact), so the copy's next push moves its last
   // run to a new block.
-  PlannedFiles(const PlannedFiles& o) : index_(o.index_), blocks_(o.blocks_), files_(o.files_) { relink_last(); }
+  // The names' text is shared, not copied (shared_text.hpp).
+  PlannedFiles(const PlannedFiles& o) : index_(o.index_), blocks_(o.blocks_), names_(o.names_), files_(o.files_) {
+    relink_last();
+  }
   PlannedFiles(PlannedFiles&& o) noexcept
       : index_(std::move(o.index_)),
         blocks_(std::move(o.blocks_)),
+        names_(std::move(o.names_)),
         files_(std::exchange(o.files_, 0)),
         last_(std::exchange(o.last_, nullptr)) {}
   PlannedFiles& operator=(const PlannedFiles& o) {
     if (this != &o) {
       index_ = o.index_;
       blocks_ = o.blocks_;
+      names_ = o.names_;
       files_ = o.files_;
       relink_last();
     }
@@ -194,6 +231,7 @@ class PlannedFiles {
   PlannedFiles& operator=(PlannedFiles&& o) noexcept {
     index_ = std::move(o.index_);
     blocks_ = std::move(o.blocks_);
+    names_ = std::move(o.names_);
     files_ = std::exchange(o.files_, 0);
     last_ = std::exchange(o.last_, nullptr);
     return *this;
@@ -221,6 +259,13 @@ class PlannedFiles {
     to.insert(to.end(), std::make_move_iterator(tail), std::make_move_iterator(from.end()));
     from.erase(tail, from.end());
     run = Run{blocks_.size() - 1, at, at + held};
+  }
+  // Appends `file` as it is: its name's text is already kept alive.
+  void append_file(std::string_view partition, const PlannedDelete& file) {
+    Run& run = open_run(partition);
+    if (run.block != blocks_.size() - 1 || blocks_.back().size() == blocks_.back().capacity()) move_run(run);
+    blocks_.back().push_back(file);
+    ++run.end;
   }
   void new_block(std::size_t at_least) { blocks_.emplace_back().reserve(std::max(kBlockFiles, at_least)); }
   // The run files appended now belong to: the last one if it is
@@ -250,6 +295,7 @@ class PlannedFiles {
 
   Index index_;
   std::vector<Block> blocks_;
+  SharedText names_;  // the text every name of blocks_ views
   std::size_t files_ = 0;
   // The entry appended to last: its run ends the last block.
   Index::value_type* last_ = nullptr;

@@ -67,7 +67,7 @@ inline std::size_t sizes_from_commits(CleanPlan& plan, const TableMetadata& md) 
     }
     for (PlannedDelete& f : files) {
       if (f.size != FileEntry::kUnknownSize) continue;
-      const std::string_view name = f.name.view();
+      const std::string_view name = f.name;
       const auto parsed = scan_data_file_name(name);
       if (!parsed || parsed->is_log) continue;
       if (const auto it = sizes.find(name); it != sizes.end()) {
@@ -120,7 +120,7 @@ template <ReadableStorage S>
     for (PlannedDelete& f : files) {
       if (f.size != FileEntry::kUnknownSize) continue;
       unknown.push_back(&f);
-      paths.push_back(join_path(partition, f.name.view()));
+      paths.push_back(join_path(partition, f.name));
       if (paths.size() == kChunk) LAKEGC_RETURN_IF_ERROR(flush());
     }
   }

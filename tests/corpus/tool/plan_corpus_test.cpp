@@ -271,7 +271,7 @@ TEST_CASE("the overwrite table under file versions: two partitions emptied by re
   std::uint64_t on_disk = 0;
   for (const auto& [partition, files] : r->plan.files_per_partition) {
     for (const auto& f : files)
-      on_disk += std::filesystem::file_size(std::filesystem::path((*t)->path) / partition / f.name.view());
+      on_disk += std::filesystem::file_size(std::filesystem::path((*t)->path) / partition / std::string_view(f.name));
   }
   CHECK(r->plan.bytes() == on_disk);
   CHECK(on_disk > 0);

@@ -57,7 +57,7 @@ inline std::optional<std::string> safety_violation(const TableView& v, const Tab
   const auto index = index_files(v);
   std::set<std::pair<std::string, std::string>> planned;
   for (const auto& [part, files] : plan.files_per_partition) {
-    for (const auto& f : files) planned.emplace(part, f.name.str());
+    for (const auto& f : files) planned.emplace(part, std::string(f.name));
   }
   std::set<std::string> savepointed;
   for (const auto& sp : md.savepoints) {
@@ -98,7 +98,7 @@ inline std::optional<std::string> retention_violation(const TableView& v, const 
   const InstantTime ectr = *plan.earliest_instant_to_retain;
   std::set<std::pair<std::string, std::string>> planned;
   for (const auto& [part, files] : plan.files_per_partition) {
-    for (const auto& f : files) planned.emplace(part, f.name.str());
+    for (const auto& f : files) planned.emplace(part, std::string(f.name));
   }
   // Read points: just before the boundary, and every completed commit at
   // or after it.

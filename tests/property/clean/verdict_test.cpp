@@ -32,7 +32,7 @@ TEST_CASE("property: every slice gets one verdict, and the verdicts are the plan
     RC_ASSERT(describe(*plan) == describe(library_plan(b.view, b.md, c.policy, b.now_ms)));
     std::set<std::pair<std::string, std::string>> planned;
     for (const auto& [part, files] : plan->files_per_partition) {
-      for (const auto& f : files) planned.emplace(part, f.name.str());
+      for (const auto& f : files) planned.emplace(part, std::string(f.name));
     }
     std::size_t slices = 0;
     for (const Partition& p : b.view.partitions()) {

@@ -91,7 +91,7 @@ TEST_CASE("a plan made without listed sizes asks for each planned file's size, a
   for (const auto& [p, files] : plan.files_per_partition) {
     for (std::size_t i = 0; i < files.size(); ++i) {
       const PlannedDelete& f = files[i];
-      CAPTURE(f.name.view());
+      CAPTURE(f.name);
       if (&f == &known) {
         CHECK(f.size == 12345);
       } else if (&f == &gone) {
@@ -123,8 +123,8 @@ TEST_CASE("a planned base file takes its size from the commit that wrote it; a l
   };
   md.commits[t("20240102000000000")].files = {{"a", "g4_1-0-1_20240102000000000.parquet", 400}};
   md.named_files = index_named_files(md.commits);
-  const auto unknown = [](std::string name) {
-    return PlannedDelete{std::move(name), FileEntry::kUnknownSize, DeleteReason::older_than_boundary, {}};
+  const auto unknown = [](std::string_view name) {
+    return PlannedDelete{name, FileEntry::kUnknownSize, DeleteReason::older_than_boundary, {}};
   };
   CleanPlan plan;
   plan.files_per_partition.add(

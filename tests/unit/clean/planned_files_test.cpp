@@ -5,6 +5,7 @@
 // original would; equality is by content, not by where files sit.
 #include <doctest/doctest.h>
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -17,8 +18,9 @@ namespace lakegc::tests::planned_files_test {
 
 using namespace lakegc;
 
-PlannedDelete file(std::string name, std::uint64_t size = 1) {
-  return PlannedDelete{std::move(name), size, DeleteReason::older_than_boundary, {}};
+// The name views the caller's text: push and add copy it into the plan.
+PlannedDelete file(std::string_view name, std::uint64_t size = 1) {
+  return PlannedDelete{name, size, DeleteReason::older_than_boundary, {}};
 }
 
 std::vector<std::string> partitions_of(const PlannedFiles& f) {
@@ -29,7 +31,7 @@ std::vector<std::string> partitions_of(const PlannedFiles& f) {
 
 std::vector<std::string> names_in(const PlannedFiles& f, std::string_view partition) {
   std::vector<std::string> out;
-  for (const PlannedDelete& d : f.at(partition)) out.push_back(d.name.str());
+  for (const PlannedDelete& d : f.at(partition)) out.push_back(std::string(d.name));
   return out;
 }
 
@@ -177,7 +179,7 @@ TEST_CASE("runs longer than a block, and runs that reserved room, read back whol
     const std::size_t want = p == "b" ? 2 * n + 3 : p == "c" ? 5 : n + 1;
     REQUIRE(files.size() == want);
     for (std::size_t i = 0; i < files.size(); ++i) {
-      CHECK(files[i].name.view() == std::to_string(i));
+      CHECK(files[i].name == std::to_string(i));
       CHECK(files[i].size == i);
     }
   }
@@ -185,8 +187,45 @@ TEST_CASE("runs longer than a block, and runs that reserved room, read back whol
   PlannedFiles copy = f;
   copy.push("d", file("more"));
   CHECK(copy.at("d").size() == n + 2);
-  CHECK(copy.at("d").back().name.view() == "more");
+  CHECK(copy.at("d").back().name == "more");
   CHECK(f.at("d").size() == n + 1);
+}
+
+TEST_CASE("pushed names are copied: the plan does not read the caller's text again") {
+  PlannedFiles f;
+  std::string name = "g1_1-0-1_20260101000000000.parquet";
+  f.push("a", file(name));
+  f.emplace("a", name + "x", 1, DeleteReason::beyond_versions, {});
+  name.assign(name.size(), '?');
+  CHECK(names_in(f, "a") ==
+        std::vector<std::string>{"g1_1-0-1_20260101000000000.parquet", "g1_1-0-1_20260101000000000.parquetx"});
+}
+
+TEST_CASE("append takes another list's partitions in order and keeps its names' owners alive") {
+  std::weak_ptr<const void> watched;
+  auto part = std::make_unique<PlannedFiles>();
+  {
+    auto owner = std::make_shared<const std::string>("b1b2");
+    watched = owner;
+    part->hold(owner);
+    part->emplace_held("b", std::string_view(*owner).substr(0, 2), 1, DeleteReason::beyond_versions, {});
+    part->emplace_held("b", std::string_view(*owner).substr(2), 2, DeleteReason::beyond_versions, {});
+  }
+  part->push("c", file("c1"));
+  PlannedFiles plan;
+  plan.push("a", file("a1"));
+  plan.append(*part);
+  part.reset();
+  CHECK_FALSE(watched.expired());
+  CHECK(partitions_of(plan) == std::vector<std::string>{"a", "b", "c"});
+  CHECK(names_in(plan, "b") == std::vector<std::string>{"b1", "b2"});
+  CHECK(names_in(plan, "c") == std::vector<std::string>{"c1"});
+  CHECK(plan.file_count() == 4);
+  PlannedFiles earlier;
+  earlier.push("a", file("a2"));
+  CHECK_THROWS_AS(plan.append(earlier), std::logic_error);
+  plan.clear();
+  CHECK(watched.expired());
 }
 
 }  // namespace lakegc::tests::planned_files_test

@@ -3,7 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -449,6 +451,42 @@ TEST_CASE("a plan's files are ordered by name: the 8-byte prefix key orders as t
     CHECK(a <= b);
     if (a == b) CHECK(order[i - 1] < order[i]);  // equal names keep their order
   }
+}
+
+TEST_CASE("a plan's names are its view's text, kept alive by the plan after the view is gone") {
+  TestTable t;
+  for (int i = 0; i < 5; ++i) t.commit({kA});
+  const TableMetadata m = t.md();
+  CleanContext ctx;
+  ctx.now_ms = t.now;
+  std::weak_ptr<const void> names;
+  CleanPlan plan;
+  std::vector<std::string> want;
+  {
+    const TableView v = load_view(t.storage, m).value();
+    names = v.name_owner();
+    plan = plan_clean(v, m, commits_policy(2), ctx).value();
+    REQUIRE(plan.file_count() > 0);
+    std::set<const char*> in_view;
+    for (std::uint32_t f = 0; f < v.file_count(); ++f) in_view.insert(v.file_name(f).data());
+    for (const auto& [p, files] : plan.files_per_partition) {
+      for (const PlannedDelete& f : files) {
+        CHECK_MESSAGE(in_view.contains(f.name.data()), "not a copy: the view's own text");
+        want.emplace_back(f.name);
+      }
+    }
+  }
+  CHECK_FALSE(names.expired());
+  std::vector<std::string> got;
+  for (const auto& [p, files] : plan.files_per_partition) {
+    for (const PlannedDelete& f : files) got.emplace_back(f.name);
+  }
+  CHECK(got == want);
+  CleanPlan copy = plan;
+  plan = CleanPlan{};
+  CHECK_FALSE(names.expired());
+  copy = CleanPlan{};
+  CHECK(names.expired());
 }
 
 }  // namespace lakegc::tests::retention_test

@@ -104,7 +104,7 @@ TEST_CASE("layout 1: request, start and complete write Hudi's clean files; load(
   REQUIRE(hp->file_paths_to_delete_per_partition.at("p=1").size() == 2);
   for (std::size_t i = 0; i < 2; ++i) {
     CHECK(hp->file_paths_to_delete_per_partition.at("p=1")[i] ==
-          "/lake/t/p=1/" + plan.files_per_partition.at("p=1")[i].name.str());
+          "/lake/t/p=1/" + std::string(plan.files_per_partition.at("p=1")[i].name));
   }
 
   // read_clean_plan gives the plan back (reasons are not part of Hudi's plan).
@@ -139,7 +139,7 @@ TEST_CASE("layout 1: request, start and complete write Hudi's clean files; load(
   auto outcome = execute_clean(s, *j, kClean, plan);
   TOOL_REQUIRE_OK(outcome);
   CHECK(outcome->files_deleted == 2);
-  for (const auto& f : want) CHECK(absl::IsNotFound(s.stat("p=1/" + f.name.str()).status()));
+  for (const auto& f : want) CHECK(absl::IsNotFound(s.stat("p=1/" + std::string(f.name)).status()));
 
   auto done = s.read(".hoodie/20260102000000000.clean");
   TOOL_REQUIRE_OK(done);
