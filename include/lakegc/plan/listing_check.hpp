@@ -173,8 +173,12 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
   // Listed files no slice holds, of the partitions with named files: a
   // named file may be among them.
   absl::flat_hash_set<std::pair<std::uint32_t, std::string_view>> uncommitted;
+  // By index, not path: the table's uncommitted files are many more than
+  // the wanted partitions' (an incremental plan hashed every one's path).
+  std::vector<std::uint8_t> wanted_index(v.partitions().size(), 0);
+  for (std::uint32_t pi : partitions) wanted_index[pi] = 1;
   for (const UncommittedFile& u : v.uncommitted_files()) {
-    if (is_wanted(v.partitions()[u.partition].path)) uncommitted.emplace(u.partition, v.file_name(u.file));
+    if (wanted_index[u.partition] != 0) uncommitted.emplace(u.partition, v.file_name(u.file));
   }
 
   // Where a log file belongs by the metadata: the time Hudi attaches it at.
