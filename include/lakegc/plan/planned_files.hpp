@@ -153,9 +153,10 @@ class PlannedFiles {
     for (const PlannedDelete& f : files) push(partition, f);
   }
 
-  /// Appends every partition of `o`, in its order, under push's rule (each
-  /// new, or the first the one appended to last). The names are not
-  /// copied: this plan shares the text `o` keeps alive.
+  /// Appends every partition of `o`, in its order, under push's rule: each
+  /// must be new here, except that `o`'s first may be the one appended to
+  /// last. The names are not copied: this plan shares the text `o` keeps
+  /// alive.
   void append(const PlannedFiles& o) {
     names_.share(o.names_);
     for (const auto& [partition, files] : o) {
