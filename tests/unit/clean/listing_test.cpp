@@ -159,6 +159,31 @@ TEST_CASE("issue 18: a listing lacking a compaction's base file skips the partit
   CHECK(next.skipped_partitions.empty());
 }
 
+TEST_CASE("a listed file a completed commit names, but that the view holds in no slice, is not a gap") {
+  // The newest commit to group fa-0 names two base files of it at one
+  // instant (a retried task's duplicate output). The view keeps one as the
+  // slice's base file and holds the other among the uncommitted files. Both
+  // are listed, so the listing is complete and p is planned; a check that
+  // looked only at the view's slices would call the other missing and skip
+  // p on every run.
+  TestTable t(TimelineLayout::v2);
+  const InstantTime c0 = t.commit({kA});
+  const InstantTime c1 = t.commit({kA});
+  CommitInfo info;
+  const InstantTime dup = t.begin_commit({kA, kA}, &info);
+  REQUIRE(t.journal.complete(dup, t.completion_of(dup), info).ok());
+  for (int i = 0; i < 3; ++i) t.commit({kOther});
+  const TableMetadata md = t.md();
+  const TableView v = t.view();
+  REQUIRE(v.uncommitted_files().size() == 1);
+  CHECK(v.file_name(v.uncommitted_files()[0].file).find(dup.str()) != std::string_view::npos);
+
+  auto policy = cleaning(keep_latest_commits{2}, guard::savepoints, guard::pending_table_services);
+  const CleanPlan plan = plan_clean(v, md, policy, CleanContext{t.now, {}}).value();
+  CHECK(plan.skipped_partitions.empty());
+  CHECK(planned_slices(plan, "p") == std::set<InstantTime>{c0, c1});
+}
+
 TEST_CASE("the journal's index of named files is used when it fits the commits, and rebuilt when it does not") {
   // The layout-1 table of the test above: the listing lacks a log of the
   // newest slice, which only the last deltacommit's metadata names.
