@@ -583,18 +583,40 @@ struct Table {
 
 /// Builds the table in memory: the same walk feeds the metadata and a
 /// TableViewBuilder, then add_metadata() and build(), as load_view does.
+/// The builder gets each partition's files in name order, as a real
+/// listing gives them (posix_storage, memory_storage and object stores all
+/// list in byte order); the walk makes them group by group.
 inline Table build_in_memory(const Generator& gen) {
   struct Both {
     MetadataCollector meta;
     TableViewBuilder* builder = nullptr;
     std::uint64_t files = 0, bytes = 0;
+    // The current partition's files, until it ends: names in one text.
+    struct Listed {
+      std::uint32_t offset, length;
+      std::uint64_t size;
+    };
+    std::string partition{}, text{};
+    std::vector<Listed> listed{};
+    void flush() {
+      std::sort(listed.begin(), listed.end(), [&](const Listed& a, const Listed& b) {
+        return std::string_view(text).substr(a.offset, a.length) < std::string_view(text).substr(b.offset, b.length);
+      });
+      for (const Listed& l : listed)
+        builder->add_file(partition, std::string_view(text).substr(l.offset, l.length), l.size);
+      listed.clear();
+      text.clear();
+    }
     void on_partition(std::uint32_t p, std::string_view path) {
+      flush();
       meta.on_partition(p, path);
       builder->add_partition(path);
+      partition = path;
     }
     void on_file(const FileEvent& e) {
       meta.on_file(e);
-      builder->add_file(e.partition_path, e.name, e.size);
+      listed.push_back({static_cast<std::uint32_t>(text.size()), static_cast<std::uint32_t>(e.name.size()), e.size});
+      text += e.name;
       ++files;
       bytes += e.partition_path.size() + 1 + e.name.size();
     }
@@ -609,6 +631,7 @@ inline Table build_in_memory(const Generator& gen) {
     TableViewBuilder b(both.meta.md().timeline, TimelineLayout::v1);
     both.builder = &b;
     gen.walk(both);
+    both.flush();
     add_metadata(b, both.meta.md());
     t.view = std::move(b).build();
   }
@@ -625,10 +648,19 @@ struct ListingEntry {
   std::uint64_t size;
 };
 
+/// Each partition's entries are in name order, as a real listing gives
+/// them.
 inline std::vector<ListingEntry> make_listing(const Generator& gen) {
   struct L {
     std::vector<ListingEntry> out;
+    std::size_t partition_begin = 0;
+    void sort_partition() {
+      std::sort(out.begin() + static_cast<std::ptrdiff_t>(partition_begin), out.end(),
+                [](const ListingEntry& a, const ListingEntry& b) { return a.path < b.path; });
+    }
     void on_partition(std::uint32_t, std::string_view path) {
+      sort_partition();
+      partition_begin = out.size();
       out.push_back({fmt::format("{}/{}", path, kPartitionMetadataFile), 100});
     }
     void on_file(const FileEvent& e) { out.push_back({fmt::format("{}/{}", e.partition_path, e.name), e.size}); }
@@ -636,6 +668,7 @@ inline std::vector<ListingEntry> make_listing(const Generator& gen) {
     void on_pending_op(const PendingOpEvent&) {}
   } l;
   gen.walk(l);
+  l.sort_partition();
   return std::move(l.out);
 }
 

@@ -119,6 +119,11 @@ struct Partition {
   /// Latest replacecommit that replaced a group here, whether or not the
   /// group still has files.
   std::optional<InstantTime> last_replace;
+  /// The partition's files were listed in ascending name order (byte
+  /// order, as posix_storage, memory_storage and object stores list), so
+  /// their file indices ascend with their names: a planner sorts them by
+  /// index and never reads their text.
+  bool files_in_name_order = false;
 };
 
 /// A listed data file that no committed slice owns: output of an in-flight
@@ -281,6 +286,12 @@ class TableViewBuilder {
       return false;
     }
     const std::uint32_t file = add_record(name, size);
+    PartBuild& pb = parts_[p];
+    if (pb.names_ascending && pb.last_file != kNoFile) {
+      const FileRecord& last = files_[pb.last_file];
+      pb.names_ascending = std::string_view(arena_.data() + last.name_offset, last.name_length) < name;
+    }
+    pb.last_file = file;
     GroupBuild& g = group(p, parsed->file_id);
     if (!parsed->is_log) {
       g.bases = link(bases_, BaseBuild{parsed->instant, file, g.bases});
@@ -458,6 +469,7 @@ class TableViewBuilder {
       out.path = pb.path;
       out.first_group = static_cast<std::uint32_t>(v.groups_.size());
       out.last_replace = pb.last_replace;
+      out.files_in_name_order = pb.names_ascending;
       std::vector<const GroupBuild*> gs;
       gs.reserve(pb.groups.size());
       for (const auto& g : pb.groups) gs.push_back(&g);
@@ -541,6 +553,10 @@ class TableViewBuilder {
     std::optional<InstantTime> last_replace;
     bool declared = false;
     bool listed = false;  // add_partition or add_file named it (clear_metadata keeps it)
+    // Partition::files_in_name_order: each file added has a greater name
+    // than the one before it (checked against the last, which is in cache).
+    bool names_ascending = true;
+    std::uint32_t last_file = kNoFile;
   };
 
   std::uint32_t partition_index(std::string_view path) {
@@ -551,7 +567,7 @@ class TableViewBuilder {
     auto it = part_index_.find(detail::to_absl(path));
     if (it != part_index_.end()) return last_part_ = it->second;
     const auto i = static_cast<std::uint32_t>(parts_.size());
-    parts_.push_back(PartBuild{std::string(path), {}, {}, std::nullopt, false, false});
+    parts_.push_back(PartBuild{std::string(path), {}, {}, std::nullopt, false, false, true, kNoFile});
     part_index_.emplace(std::string(path), i);
     return last_part_ = i;
   }

@@ -136,7 +136,6 @@ using NameKey = std::pair<std::uint64_t, std::uint32_t>;
 // `files`).
 inline void sort_by_name(const std::vector<PickedFile>& files, std::vector<NameKey>& keys) {
   keys.clear();
-  keys.reserve(files.size());
   for (std::uint32_t i = 0; i < files.size(); ++i) keys.emplace_back(name_prefix_key(files[i].name), i);
   std::sort(keys.begin(), keys.end(), [&](const NameKey& a, const NameKey& b) {
     if (a.first != b.first) return a.first < b.first;
@@ -165,28 +164,40 @@ inline void emit_group(const TableView& v, std::span<const FileSlice> slices, co
   }
 }
 
-// Appends the picked files to `partition`'s in the plan, sorted by name
-// (`keys` is scratch).
-inline void append_planned_deletes(const TableView& v, std::string_view partition, std::vector<PickedFile>& picked,
+// Appends the picked files to `part`'s in the plan, sorted by name (`keys`
+// is scratch).
+inline void append_planned_deletes(const TableView& v, const Partition& part, std::vector<PickedFile>& picked,
                                    std::vector<NameKey>& keys, PlannedFiles& into) {
   if (picked.empty()) return;
-  // Each name is a cache miss on a large view (its file record). In this
-  // loop of independent loads the CPU overlaps them; made in emit_group,
-  // between each group's other work, they were a fifth of planning at 1M
-  // slices (bench/README.md).
-  // The text is the next miss (the sort reads each name's first bytes):
-  // asked for here, it arrives while the later lookups run.
-  for (PickedFile& p : picked) {
-    p.name = v.file_name(p.file);
-    __builtin_prefetch(p.name.data());
-  }
   into.reserve_run(picked.size());
-  sort_by_name(picked, keys);
   // The plan's names stay in the view's text, which the plan keeps alive.
   into.hold(v.name_owner());
+  keys.clear();
+  keys.reserve(picked.size());
+  if (part.files_in_name_order) {
+    // Listed in name order (every real listing): file indices ascend with
+    // names, so the sort never reads a name, and the names' text is never
+    // touched (the plan refers to it). The file records are the only
+    // misses left: independent loads in the loop below, which the CPU
+    // overlaps.
+    for (std::uint32_t i = 0; i < picked.size(); ++i) keys.emplace_back(picked[i].file, i);
+    std::sort(keys.begin(), keys.end());
+  } else {
+    // Each name is a cache miss on a large view (its file record). In this
+    // loop of independent loads the CPU overlaps them; made in emit_group,
+    // between each group's other work, they were a fifth of planning at 1M
+    // slices (bench/README.md).
+    // The text is the next miss (the sort reads each name's first bytes):
+    // asked for here, it arrives while the later lookups run.
+    for (PickedFile& p : picked) {
+      p.name = v.file_name(p.file);
+      __builtin_prefetch(p.name.data());
+    }
+    sort_by_name(picked, keys);
+  }
   for (const NameKey& k : keys) {
     const PickedFile& p = picked[k.second];
-    into.emplace_held(partition, p.name, v.file_size(p.file), p.reason, p.slice);
+    into.emplace_held(part.path, v.file_name(p.file), v.file_size(p.file), p.reason, p.slice);
   }
 }
 
@@ -402,7 +413,7 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
     detail::emit_group(v, slices, deleted, why, picked);
     if (sink != nullptr) detail::report_group(v, part, g, deleted, why, keep, *sink);
   }
-  detail::append_planned_deletes(v, part.path, picked, scratch.name_keys, files);
+  detail::append_planned_deletes(v, part, picked, scratch.name_keys, files);
 
   // A partition goes only when replacement emptied it: no live group, a raw
   // listing agrees (files of in-flight writes keep it), nothing replaced at

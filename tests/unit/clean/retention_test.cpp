@@ -290,6 +290,55 @@ TEST_CASE("plans are deterministic and sorted") {
   }
 }
 
+TEST_CASE("a plan is in name order whatever order the listing gave the files in") {
+  // A listing in name order (every real one) lets the planner sort a
+  // partition's files by index without reading their names; any other
+  // order is sorted by name. Both give the same plan.
+  TestTable t(TimelineLayout::v1);
+  for (int i = 0; i < 6; ++i) {
+    t.commit({kA, kB, Slot{"r", "fc-0"}});
+    t.deltacommit({kA, kB}, {});
+  }
+  const TableMetadata md = t.md();
+  std::vector<std::string> paths;
+  t.storage.for_each_file([&](const FileEntry& e) { paths.emplace_back(e.path); });
+  auto build = [&](bool backwards) {
+    TableViewBuilder b(md.timeline, md.layout);
+    auto add = [&](const std::string& path) {
+      const auto slash = path.rfind('/');
+      const std::string_view dir = std::string_view(path).substr(0, slash);
+      const std::string_view name = std::string_view(path).substr(slash + 1);
+      if (is_partition_metadata_file(name)) {
+        b.add_partition(dir);
+      } else {
+        b.add_file(dir, name, 100);
+      }
+    };
+    if (backwards) {
+      std::for_each(paths.rbegin(), paths.rend(), add);
+    } else {
+      std::for_each(paths.begin(), paths.end(), add);
+    }
+    add_metadata(b, md);
+    return std::move(b).build();
+  };
+  const TableView forwards = build(false);
+  const TableView backwards = build(true);
+  for (const Partition& p : forwards.partitions()) CHECK(p.files_in_name_order);
+  for (const Partition& p : backwards.partitions()) CHECK_FALSE(p.files_in_name_order);
+
+  const CleanPlan a = plan_clean(forwards, md, commits_policy(2), CleanContext{t.now, {}}).value();
+  const CleanPlan b = plan_clean(backwards, md, commits_policy(2), CleanContext{t.now, {}}).value();
+  REQUIRE(a.file_count() > 10);
+  CHECK(a == b);
+  for (const CleanPlan* plan : {&a, &b}) {
+    for (const auto& [p, files] : plan->files_per_partition) {
+      CHECK(std::is_sorted(files.begin(), files.end(),
+                           [](const PlannedDelete& x, const PlannedDelete& y) { return x.name < y.name; }));
+    }
+  }
+}
+
 TEST_CASE("issue 11: layout 2, a log of an archived deltacommit is deleted only with every slice it could belong to") {
   // Base slice at t100, deltacommit D requested t110, compaction C requested
   // t115, D completes t120: D's log belongs to C's slice. D and C are then

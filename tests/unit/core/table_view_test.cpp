@@ -159,6 +159,27 @@ TEST_CASE("a slice's logs come ordered by instant, version and write token, what
                                  ".fg-0_20240101000100000.log.2_0-3-3", ".fg-0_20240101000100000.log.10_0-4-4"});
 }
 
+TEST_CASE("a partition's files are in name order when each was listed after a smaller name of its partition") {
+  auto tl = Timeline::make({done("20240101000100000", "20240101000110000", Action::commit)}).value();
+  TableViewBuilder b(tl, TimelineLayout::v1);
+  // p ascends, with q's files and a file that is not a data file between.
+  b.add_file("p", ".fa-0_20240101000100000.log.1_0-1-1", 1);
+  b.add_file("q", "fz-0_0-1-1_20240101000100000.parquet", 1);
+  b.add_file("p", "fa-0_0-1-1_20240101000100000.parquet", 1);
+  b.add_file("p", ".hoodie_partition_metadata", 1);
+  b.add_file("q", "fy-0_0-1-1_20240101000100000.parquet", 1);  // q descends
+  b.add_file("p", "fb-0_0-1-1_20240101000100000.parquet", 1);
+  b.add_file("r", "fa-0_0-1-1_20240101000100000.parquet", 1);
+  b.add_file("r", "fa-0_0-1-1_20240101000100000.parquet", 1);  // r lists one name twice
+  b.add_file("s", "fa-0_0-1-1_20240101000100000.parquet", 1);  // one file: in order
+  const TableView v = std::move(b).build();
+  REQUIRE(v.partitions().size() == 4);
+  CHECK(v.partitions()[0].files_in_name_order);
+  CHECK_FALSE(v.partitions()[1].files_in_name_order);
+  CHECK_FALSE(v.partitions()[2].files_in_name_order);
+  CHECK(v.partitions()[3].files_in_name_order);
+}
+
 TEST_CASE("layout 2: a log-only slice opened before the first base keeps the logs already attached where they were") {
   // Logs are placed in instant order. The deltacommit at 0100 completed at
   // 0300, after the base at 0200: its log joins the 0200 slice. The one at
