@@ -79,12 +79,10 @@ inline InstantTime log_slice_key(const std::vector<InstantTime>& keys, const Ins
 /// one per partition at most, in partition order.
 inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const TableMetadata& md,
                                                  std::span<const std::uint32_t> partitions) {
-  using GroupKey = std::pair<std::string_view, std::string_view>;  // partition, file id
   std::vector<ListingGap> out;
   if (partitions.empty()) return out;
   absl::flat_hash_map<std::string_view, std::uint32_t> wanted;  // path -> partition index
   for (std::uint32_t pi : partitions) wanted.emplace(v.partitions()[pi].path, pi);
-  auto is_wanted = [&](std::string_view path) { return wanted.contains(path); };
 
   // Files completed commits name in the wanted partitions, with their
   // partition and file group; replaced groups.
@@ -101,7 +99,25 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
   };
   std::vector<Named> named;
   std::vector<Position> order;
-  absl::flat_hash_set<GroupKey> replaced;
+  // Groups the metadata says something of (replaced; pending compaction
+  // at `instant`), sorted as `order` is: the check walks them beside the
+  // named files instead of hashing every group's partition and file id.
+  struct GroupNote {
+    std::uint32_t partition;
+    std::uint64_t id_key;
+    std::string_view file_id;
+    InstantTime instant;
+  };
+  auto group_less = [](std::uint32_t pa, std::uint64_t ka, std::string_view ia, std::uint32_t pb, std::uint64_t kb,
+                       std::string_view ib) {
+    if (pa != pb) return pa < pb;
+    if (ka != kb) return ka < kb;
+    return ia < ib;
+  };
+  auto note_less = [&](const GroupNote& a, const GroupNote& b) {
+    return group_less(a.partition, a.id_key, a.file_id, b.partition, b.id_key, b.file_id);
+  };
+  std::vector<GroupNote> replaced;
   // The commits by ordinal (the index's numbering); null where the commit
   // is not a completed write, whose files no slice holds yet.
   std::vector<std::pair<const InstantTime*, const CommitInfo*>> commits;
@@ -112,7 +128,8 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
     commits.emplace_back(completed_write ? &t : nullptr, &info);
     if (!completed_write) continue;
     for (const ReplacedGroup& r : info.replaced) {
-      if (is_wanted(r.partition)) replaced.emplace(r.partition, r.file_id);
+      if (const auto w = wanted.find(r.partition); w != wanted.end())
+        replaced.push_back({w->second, name_prefix_key(r.file_id), r.file_id, t});
     }
   }
   // The named files of the wanted partitions, from the index: only their
@@ -163,13 +180,32 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
     const int c = named[a.index].file_id.compare(named[b.index].file_id);
     return c != 0 ? c < 0 : a.index < b.index;
   });
-  absl::flat_hash_map<GroupKey, std::vector<InstantTime>> pending_keys;
+  std::sort(replaced.begin(), replaced.end(), note_less);
+  std::vector<GroupNote> pending;
   for (const PendingCompactionSlice& op : md.pending_compactions) {
-    if (!is_wanted(op.partition)) continue;
+    const auto w = wanted.find(op.partition);
+    if (w == wanted.end()) continue;
     const Instant* i = md.timeline.find(op.compaction_instant);
     if (i != nullptr && i->is_pending())
-      pending_keys[GroupKey{op.partition, op.file_id}].push_back(op.compaction_instant);
+      pending.push_back({w->second, name_prefix_key(op.file_id), op.file_id, op.compaction_instant});
   }
+  std::sort(pending.begin(), pending.end(), note_less);
+  // The notes of one group, found by cursors that only move forward (groups
+  // are checked in the notes' order).
+  std::size_t replaced_at = 0, pending_at = 0;
+  auto notes_of = [&](const std::vector<GroupNote>& notes, std::size_t& at, const Position& group,
+                      std::string_view id) {
+    while (at < notes.size() &&
+           group_less(notes[at].partition, notes[at].id_key, notes[at].file_id, group.partition, group.id_key, id)) {
+      ++at;
+    }
+    std::size_t end = at;
+    while (end < notes.size() && notes[end].partition == group.partition && notes[end].id_key == group.id_key &&
+           notes[end].file_id == id) {
+      ++end;
+    }
+    return std::span<const GroupNote>(notes.data() + at, end - at);
+  };
   // Listed files no slice holds, of the partitions with named files: a
   // named file may be among them.
   absl::flat_hash_set<std::pair<std::uint32_t, std::string_view>> uncommitted;
@@ -230,7 +266,7 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
     if (gap) continue;  // one gap per partition
     const Partition& part = v.partitions()[part_index];
     const std::string_view path = part.path;
-    if (replaced.contains(GroupKey{path, id})) continue;  // its slices go whole: a gap only deletes less
+    if (!notes_of(replaced, replaced_at, first, id).empty()) continue;  // its slices go whole: a gap only deletes less
 
     // The view's group of this id (groups are in file-id order).
     const auto groups = v.groups_of(part);
@@ -262,9 +298,7 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
       const detail::NamedFile& f = named[at.index].file;
       if (!f.is_log) keys.push_back(f.name_instant);
     }
-    if (auto pk = pending_keys.find(GroupKey{path, id}); pk != pending_keys.end()) {
-      keys.insert(keys.end(), pk->second.begin(), pk->second.end());
-    }
+    for (const GroupNote& op : notes_of(pending, pending_at, first, id)) keys.push_back(op.instant);
     std::sort(keys.begin(), keys.end());
     keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
     // Each named file's slice by the metadata's keys.
