@@ -562,7 +562,7 @@ class MetadataCollector {
   TableMetadata take() && {
     // decode_commit_info (the journal) reports partitions sorted; walks already are.
     // The journal indexes the named files once per load.
-    md_.named_files = index_named_files(md_.commits);
+    md_.named_files = index_named_files(md_);
     return std::move(md_);
   }
   TableMetadata& md() { return md_; }

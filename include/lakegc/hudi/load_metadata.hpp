@@ -281,7 +281,7 @@ template <ReadableStorage S>
   }
   // Once per load, so that every plan from it reads only the named files
   // of the partitions it plans.
-  md.named_files = index_named_files(md.commits);
+  md.named_files = index_named_files(md);
   return md;
 }
 

@@ -37,7 +37,6 @@
 #include <utility>
 #include <vector>
 
-#include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
 #include <fmt/format.h>
 
@@ -81,8 +80,6 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
                                                  std::span<const std::uint32_t> partitions) {
   std::vector<ListingGap> out;
   if (partitions.empty()) return out;
-  absl::flat_hash_map<std::string_view, std::uint32_t> wanted;  // path -> partition index
-  for (std::uint32_t pi : partitions) wanted.emplace(v.partitions()[pi].path, pi);
 
   // Files completed commits name in the wanted partitions, with their
   // partition and file group; replaced groups.
@@ -118,6 +115,7 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
     return group_less(a.partition, a.id_key, a.file_id, b.partition, b.id_key, b.file_id);
   };
   std::vector<GroupNote> replaced;
+  std::vector<GroupNote> pending;
   // The commits by ordinal (the index's numbering); null where the commit
   // is not a completed write, whose files no slice holds yet.
   std::vector<std::pair<const InstantTime*, const CommitInfo*>> commits;
@@ -126,21 +124,45 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
     const Instant* i = md.timeline.find(t);
     const bool completed_write = i != nullptr && i->is_completed() && is_write_action(i->action);
     commits.emplace_back(completed_write ? &t : nullptr, &info);
-    if (!completed_write) continue;
-    for (const ReplacedGroup& r : info.replaced) {
-      if (const auto w = wanted.find(r.partition); w != wanted.end())
-        replaced.push_back({w->second, name_prefix_key(r.file_id), r.file_id, t});
-    }
   }
-  // The named files of the wanted partitions, from the index: only their
-  // files are read (reading every file of every commit was most of an
-  // incremental plan). False when the index does not fit the commits.
+  // The named files, replaced groups and pending compactions of the wanted
+  // partitions, from the index: only theirs are read (reading every file of
+  // every commit was most of an incremental plan, looking up every pending
+  // compaction's partition a tenth of it). False when the index does not
+  // fit the metadata.
   auto collect = [&](const NamedFilesIndex& index) {
     named.clear();
     order.clear();
+    replaced.clear();
+    pending.clear();
     for (std::uint32_t pi : partitions) {
       const std::string_view path = v.partitions()[pi].path;
-      const auto runs = index.by_partition.find(absl::string_view(path.data(), path.size()));
+      if (const auto runs = index.replaced_by_partition.find(detail::to_absl(path));
+          runs != index.replaced_by_partition.end()) {
+        for (const NamedFilesIndex::Run& run : runs->second) {
+          if (run.commit >= commits.size()) return false;
+          const auto [t, info] = commits[run.commit];
+          if (run.end > info->replaced.size()) return false;
+          if (t == nullptr) continue;  // only completed replacecommits replace
+          for (std::uint32_t k = run.begin; k < run.end; ++k) {
+            const ReplacedGroup& r = info->replaced[k];
+            if (r.partition != path) return false;
+            replaced.push_back({pi, name_prefix_key(r.file_id), r.file_id, *t});
+          }
+        }
+      }
+      if (const auto ops = index.pending_by_partition.find(detail::to_absl(path));
+          ops != index.pending_by_partition.end()) {
+        for (const std::uint32_t k : ops->second) {
+          if (k >= md.pending_compactions.size()) return false;
+          const PendingCompactionSlice& op = md.pending_compactions[k];
+          if (op.partition != path) return false;
+          const Instant* i = md.timeline.find(op.compaction_instant);
+          if (i != nullptr && i->is_pending())
+            pending.push_back({pi, name_prefix_key(op.file_id), op.file_id, op.compaction_instant});
+        }
+      }
+      const auto runs = index.by_partition.find(detail::to_absl(path));
       if (runs == index.by_partition.end()) continue;
       for (const NamedFilesIndex::Run& run : runs->second) {
         if (run.commit >= commits.size()) return false;
@@ -161,10 +183,10 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
   };
   std::shared_ptr<const NamedFilesIndex> own;
   if (!collect(current_named_files(md, own))) {
-    // The journal's index fits the commits' shape but not their files:
+    // The journal's index fits the metadata's shape but not its entries:
     // this plan builds its own (an index built now always fits).
     assert(own == nullptr);
-    own = index_named_files(md.commits);
+    own = index_named_files(md);
     const bool fits = collect(*own);
     assert(fits);
     (void)fits;
@@ -181,14 +203,6 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
     return c != 0 ? c < 0 : a.index < b.index;
   });
   std::sort(replaced.begin(), replaced.end(), note_less);
-  std::vector<GroupNote> pending;
-  for (const PendingCompactionSlice& op : md.pending_compactions) {
-    const auto w = wanted.find(op.partition);
-    if (w == wanted.end()) continue;
-    const Instant* i = md.timeline.find(op.compaction_instant);
-    if (i != nullptr && i->is_pending())
-      pending.push_back({w->second, name_prefix_key(op.file_id), op.file_id, op.compaction_instant});
-  }
   std::sort(pending.begin(), pending.end(), note_less);
   // The notes of one group, found by cursors that only move forward (groups
   // are checked in the notes' order).

@@ -122,7 +122,7 @@ TEST_CASE("a planned base file takes its size from the commit that wrote it; a l
       {"b", "g3_1-0-1_20240101000000000.parquet", 300},
   };
   md.commits[t("20240102000000000")].files = {{"a", "g4_1-0-1_20240102000000000.parquet", 400}};
-  md.named_files = index_named_files(md.commits);
+  md.named_files = index_named_files(md);
   const auto unknown = [](std::string_view name) {
     return PlannedDelete{name, FileEntry::kUnknownSize, DeleteReason::older_than_boundary, {}};
   };

@@ -209,24 +209,60 @@ TEST_CASE("the journal's index of named files is used when it fits the commits, 
   md.named_files.reset();
   REQUIRE(gap_file(md) == last_log);  // no index: the plan indexes for itself
 
-  md.named_files = index_named_files(md.commits);
+  md.named_files = index_named_files(md);
   CHECK(gap_file(md) == last_log);
 
   // An index of the commits before the last deltacommit does not know the
   // missing log: used as it is, the partition would be planned from the
   // partial listing. Its shape differs, so the plan indexes for itself.
-  const auto stale = index_named_files(before_last.commits);
-  REQUIRE(stale->shape != commits_shape(md.commits));
+  const auto stale = index_named_files(before_last);
+  REQUIRE(stale->shape != metadata_shape(md.commits, md.pending_compactions));
   md.named_files = stale;
   CHECK(gap_file(md) == last_log);
 
   // Same shape, but p's runs point at another partition's file (an edit
   // after indexing): the per-file partition check catches it.
-  auto moved = std::make_shared<NamedFilesIndex>(*index_named_files(md.commits));
+  auto moved = std::make_shared<NamedFilesIndex>(*index_named_files(md));
   REQUIRE(md.commits.rbegin()->second.files.front().partition == "q");
   moved->by_partition["p"] = {{static_cast<std::uint32_t>(md.commits.size() - 1), 0, 1}};
   md.named_files = moved;
   CHECK(gap_file(md) == last_log);
+}
+
+TEST_CASE("the index covers pending compactions: one built without them is stale, and rebuilt") {
+  // Group fa-0's slice at c0 is being compacted (pending at c1), so the
+  // newest slice is c1's, still empty: a listing lacking c0's base file is
+  // no gap. Checked without the pending compaction, c0's slice would be the
+  // newest and its missing base file a gap.
+  TestTable t(TimelineLayout::v2);
+  const InstantTime c0 = t.commit({kA});
+  for (int i = 0; i < 4; ++i) t.commit({kOther});
+  t.schedule_compaction({kA}, {c0});
+  TableMetadata md = t.md();
+  REQUIRE(md.pending_compactions.size() == 1);
+  const TableView partial = view_without(t, md, {"p/" + base_of(t, "p", c0)});
+  auto policy = cleaning(keep_latest_commits{2}, guard::savepoints, guard::pending_table_services);
+  auto skipped = [&](const TableMetadata& m) {
+    return plan_clean(partial, m, policy, CleanContext{t.now, {}}).value().skipped_partitions.size();
+  };
+
+  TableMetadata without = md;
+  without.pending_compactions.clear();
+  without.named_files = index_named_files(without);
+  REQUIRE(skipped(without) == 1);  // what ignoring the pending compaction reports
+
+  md.named_files = index_named_files(md);
+  CHECK(skipped(md) == 0);
+  md.named_files = index_named_files(md.commits, {});
+  REQUIRE(md.named_files->shape != metadata_shape(md.commits, md.pending_compactions));
+  CHECK(skipped(md) == 0);
+  // Same shape, but the operation indexed under another partition: the
+  // per-entry partition check catches it.
+  auto moved = std::make_shared<NamedFilesIndex>(*index_named_files(md));
+  moved->pending_by_partition["q"] = moved->pending_by_partition["p"];
+  moved->pending_by_partition.erase("p");
+  md.named_files = moved;
+  CHECK(skipped(md) == 0);
 }
 
 }  // namespace lakegc::tests::listing_test
