@@ -30,6 +30,7 @@
 
 #include <algorithm>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,7 @@
 #include "lakegc/plan/clean_plan.hpp"
 #include "lakegc/plan/clean_scope.hpp"
 #include "lakegc/plan/clean_verdict.hpp"
+#include "lakegc/plan/index_order.hpp"
 #include "lakegc/plan/listing_check.hpp"
 #include "lakegc/policy/cleaning.hpp"
 
@@ -144,61 +146,70 @@ inline void sort_by_name(const std::vector<PickedFile>& files, std::vector<NameK
   });
 }
 
-// Emits the deleted slices of one group: `deleted[i]` for slice i (newest
-// first) with reason `why[i]`. A log whose slice is uncertain
+// A slice's verdict in plan_partition's per-slice scratch: kept, or
+// deleted for a reason (the reason + 1). One byte per slice, so a group's
+// verdicts are reset with one fill, not one per field.
+inline constexpr std::uint8_t kSliceKept = 0;
+constexpr std::uint8_t slice_deleted_for(DeleteReason r) noexcept { return static_cast<std::uint8_t>(r) + 1; }
+constexpr DeleteReason slice_delete_reason(std::uint8_t verdict) noexcept {
+  return static_cast<DeleteReason>(verdict - 1);
+}
+
+// Emits the deleted slices of one group: slice i (newest first) goes when
+// verdicts[i] is not kSliceKept. A log whose slice is uncertain
 // (TableView::completion_unknown) can belong to its slice or any newer one,
 // so it goes only when every slice from the newest down to its own goes.
-inline void emit_group(const TableView& v, std::span<const FileSlice> slices, const std::vector<std::uint8_t>& deleted,
-                       const std::vector<DeleteReason>& why, std::vector<PickedFile>& out) {
+inline void emit_group(const TableView& v, std::span<const FileSlice> slices, const std::vector<std::uint8_t>& verdicts,
+                       std::vector<PickedFile>& out) {
   bool all_newer_deleted = true;
   for (std::size_t i = 0; i < slices.size(); ++i) {
-    all_newer_deleted = all_newer_deleted && deleted[i];
-    if (!deleted[i]) continue;
+    const bool deleted = verdicts[i] != kSliceKept;
+    all_newer_deleted = all_newer_deleted && deleted;
+    if (!deleted) continue;
     const FileSlice& s = slices[i];
+    const DeleteReason why = slice_delete_reason(verdicts[i]);
     // Names are looked up later, all at once (append_planned_deletes).
-    if (s.base_file != kNoFile) out.push_back({std::string_view(), s.base_file, why[i], s.base_instant});
+    if (s.base_file != kNoFile) out.push_back({std::string_view(), s.base_file, why, s.base_instant});
     for (auto f : v.logs_of(s)) {
       if (!all_newer_deleted && v.completion_unknown_count() != 0 && v.completion_unknown(f)) continue;
-      out.push_back({std::string_view(), f, why[i], s.base_instant});
+      out.push_back({std::string_view(), f, why, s.base_instant});
     }
   }
 }
 
-// Appends the picked files to `part`'s in the plan, sorted by name (`keys`
-// is scratch).
+// Appends the picked files to `part`'s in the plan, sorted by name (`order`
+// and `keys` are scratch).
 inline void append_planned_deletes(const TableView& v, const Partition& part, std::vector<PickedFile>& picked,
-                                   std::vector<NameKey>& keys, PlannedFiles& into) {
+                                   IndexOrder& order, std::vector<NameKey>& keys, PlannedFiles& into) {
   if (picked.empty()) return;
-  into.reserve_run(picked.size());
   // The plan's names stay in the view's text, which the plan keeps alive.
   into.hold(v.name_owner());
-  keys.clear();
-  keys.reserve(picked.size());
+  const std::span<PlannedDelete> out = into.append_held(part.path, picked.size());
+  auto put = [&](std::size_t at, const PickedFile& p) {
+    out[at] = PlannedDelete{v.file_name(p.file), v.file_size(p.file), p.reason, p.slice};
+  };
   if (part.files_in_name_order) {
     // Listed in name order (every real listing): file indices ascend with
-    // names, so the sort never reads a name, and the names' text is never
+    // names, so the order never reads a name, and the names' text is never
     // touched (the plan refers to it). The file records are the only
     // misses left: independent loads in the loop below, which the CPU
     // overlaps.
-    for (std::uint32_t i = 0; i < picked.size(); ++i) keys.emplace_back(picked[i].file, i);
-    std::sort(keys.begin(), keys.end());
-  } else {
-    // Each name is a cache miss on a large view (its file record). In this
-    // loop of independent loads the CPU overlaps them; made in emit_group,
-    // between each group's other work, they were a fifth of planning at 1M
-    // slices (bench/README.md).
-    // The text is the next miss (the sort reads each name's first bytes):
-    // asked for here, it arrives while the later lookups run.
-    for (PickedFile& p : picked) {
-      p.name = v.file_name(p.file);
-      __builtin_prefetch(p.name.data());
-    }
-    sort_by_name(picked, keys);
+    const auto& by_file = order.ascending(picked.size(), [&](std::size_t i) { return picked[i].file; });
+    for (std::size_t at = 0; at < by_file.size(); ++at) put(at, picked[by_file[at]]);
+    return;
   }
-  for (const NameKey& k : keys) {
-    const PickedFile& p = picked[k.second];
-    into.emplace_held(part.path, v.file_name(p.file), v.file_size(p.file), p.reason, p.slice);
+  // Each name is a cache miss on a large view (its file record). In this
+  // loop of independent loads the CPU overlaps them; made in emit_group,
+  // between each group's other work, they were a fifth of planning at 1M
+  // slices (bench/README.md).
+  // The text is the next miss (the sort reads each name's first bytes):
+  // asked for here, it arrives while the later lookups run.
+  for (PickedFile& p : picked) {
+    p.name = v.file_name(p.file);
+    __builtin_prefetch(p.name.data());
   }
+  sort_by_name(picked, keys);
+  for (std::size_t at = 0; at < keys.size(); ++at) put(at, picked[keys[at].second]);
 }
 
 // Under boundary rules alone, whether a live group (slices newest first,
@@ -225,18 +236,19 @@ inline std::uint32_t keep_reasons_of(unsigned guards) {
   return out;
 }
 
-// Hands one verdict per slice of a group to `sink` (deleted[i], why[i],
-// keep[i] as plan_partition decided them).
+// Hands one verdict per slice of a group to `sink` (verdicts[i] and keep[i]
+// as plan_partition decided them).
 inline void report_group(const TableView& v, const Partition& part, const FileGroup& g,
-                         const std::vector<std::uint8_t>& deleted, const std::vector<DeleteReason>& why,
-                         const std::vector<std::uint32_t>& keep, const VerdictSink& sink) {
+                         const std::vector<std::uint8_t>& verdicts, const std::vector<std::uint32_t>& keep,
+                         const VerdictSink& sink) {
   const auto slices = v.slices_of(g);
   bool all_newer_deleted = true;
   for (std::size_t i = 0; i < slices.size(); ++i) {
-    all_newer_deleted = all_newer_deleted && deleted[i];
+    const bool deleted = verdicts[i] != kSliceKept;
+    all_newer_deleted = all_newer_deleted && deleted;
     SliceVerdict verdict{&part, &g, &slices[i], std::nullopt, 0, 0};
-    if (deleted[i]) {
-      verdict.deleted = why[i];
+    if (deleted) {
+      verdict.deleted = slice_delete_reason(verdicts[i]);
       if (!all_newer_deleted) {
         for (auto f : v.logs_of(slices[i])) verdict.uncertain_logs_kept += v.completion_unknown(f) ? 1 : 0;
       }
@@ -250,18 +262,16 @@ inline void report_group(const TableView& v, const Partition& part, const FileGr
 }  // namespace detail
 
 /// Buffers plan_partition reuses from one group and one partition to the
-/// next: per-slice verdicts, the picked files and their sort keys. One per
+/// next: per-slice verdicts, the picked files and their order. One per
 /// thread. Allocated for every partition they were a few thousand heap
 /// blocks of many sizes per plan, and glibc's malloc spent more time
 /// sorting the freed ones into its large bins than the planner spent
 /// planning (bench/README.md, "A plan's files in blocks").
 struct PartitionScratch {
-  std::vector<std::uint8_t> del_b;
-  std::vector<std::uint8_t> del_v;
-  std::vector<std::uint8_t> deleted;
-  std::vector<DeleteReason> why;
-  std::vector<std::uint32_t> keep;  // KeepReason bits per slice, with a sink only
+  std::vector<std::uint8_t> verdicts;  // per slice: detail::kSliceKept or detail::slice_deleted_for
+  std::vector<std::uint32_t> keep;     // KeepReason bits per slice, with a sink only
   std::vector<detail::PickedFile> picked;
+  IndexOrder file_order;
   std::vector<detail::NameKey> name_keys;
 };
 
@@ -276,10 +286,7 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
   const Retention& r = d.retention;
   const bool boundary = r.has_boundary;
   const bool versions = r.versions.has_value();
-  std::vector<std::uint8_t>& del_b = scratch.del_b;
-  std::vector<std::uint8_t>& del_v = scratch.del_v;
-  std::vector<std::uint8_t>& deleted = scratch.deleted;
-  std::vector<DeleteReason>& why = scratch.why;
+  std::vector<std::uint8_t>& verdicts = scratch.verdicts;
   std::vector<std::uint32_t>& keep = scratch.keep;
   std::vector<detail::PickedFile>& picked = scratch.picked;
   picked.clear();
@@ -310,11 +317,10 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
   for (const FileGroup& g : v.groups_of(part)) {
     const auto slices = v.slices_of(g);
     if (g.replaced_by) {
-      deleted.assign(slices.size(), 0);
+      verdicts.assign(slices.size(), detail::kSliceKept);
       const bool by_boundary = boundary && r.ectr && *g.replaced_by < *r.ectr;
       const bool eligible =
           boundary && versions ? (r.keep_if_either ? by_boundary : true) : (boundary ? by_boundary : true);
-      why.assign(slices.size(), DeleteReason::replaced_group);
       if (sink != nullptr) keep.assign(slices.size(), 0);
       for (std::size_t i = 0; i < slices.size(); ++i) {
         const unsigned by = eligible ? guarded_by(g, slices, i) : kNotGuarded;
@@ -324,7 +330,7 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
         }
         if (by & kGuardLease) out.lease_vetoed = true;
         if (eligible && by == kNotGuarded) {
-          deleted[i] = 1;
+          verdicts[i] = detail::slice_deleted_for(DeleteReason::replaced_group);
           continue;
         }
         replaced_fully_deleted = false;
@@ -333,8 +339,8 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
           out.guarded_replace = g.replaced_by;
         }
       }
-      detail::emit_group(v, slices, deleted, why, picked);
-      if (sink != nullptr) detail::report_group(v, part, g, deleted, why, keep, *sink);
+      detail::emit_group(v, slices, verdicts, picked);
+      if (sink != nullptr) detail::report_group(v, part, g, verdicts, keep, *sink);
       continue;
     }
     any_live = true;
@@ -345,75 +351,55 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
         (!r.ectr || !detail::boundary_may_delete(slices, *r.ectr, r.keep_newest_before_boundary))) {
       continue;
     }
-    deleted.assign(slices.size(), 0);
-    del_b.assign(slices.size(), 0);
-    del_v.assign(slices.size(), 0);
-    why.assign(slices.size(), DeleteReason::older_than_boundary);
-    if (boundary && r.ectr) {
-      std::size_t keep_boundary = slices.size();
-      for (std::size_t i = 0; r.keep_newest_before_boundary && i < slices.size(); ++i) {
-        if (slices[i].base_instant < *r.ectr) {
-          keep_boundary = i;
-          break;
-        }
-      }
-      for (std::size_t i = 1; i < slices.size(); ++i) {
-        del_b[i] = i != keep_boundary && slices[i].base_instant < *r.ectr;
+    verdicts.assign(slices.size(), detail::kSliceKept);
+    if (sink != nullptr) keep.assign(slices.size(), 0);
+    // The newest slice before the boundary (none: slices.size()).
+    std::size_t newest_before = slices.size();
+    for (std::size_t i = 0; boundary && r.ectr && i < slices.size(); ++i) {
+      if (slices[i].base_instant < *r.ectr) {
+        newest_before = i;
+        break;
       }
     }
-    if (versions) {
-      std::uint32_t k = *r.versions;
-      const bool pending = d.guards.pending_table_services && g.pending_compaction_base.has_value();
-      if (pending && k > 0) --k;  // the slices being compacted count as one version
-      std::uint32_t seen = 0;
-      for (std::size_t i = 0; i < slices.size(); ++i) {
-        if (pending && slices[i].base_instant >= *g.pending_compaction_base) continue;
-        if (seen++ >= k) del_v[i] = 1;
-      }
-    }
-    if (sink != nullptr) {
-      // Why each slice would stay by the rules alone (guards are added below).
-      keep.assign(slices.size(), 0);
-      std::size_t keep_boundary = slices.size();
-      for (std::size_t i = 0; boundary && r.ectr && i < slices.size(); ++i) {
-        if (slices[i].base_instant < *r.ectr) {
-          keep_boundary = i;
-          break;
-        }
-      }
-      const bool compacting = d.guards.pending_table_services && g.pending_compaction_base.has_value();
-      for (std::size_t i = 0; i < slices.size(); ++i) {
-        if (i == 0) keep[i] |= kKeepLatest;
-        if (boundary && !r.ectr) keep[i] |= kKeepNoBoundary;
-        if (boundary && r.ectr && slices[i].base_instant >= *r.ectr) keep[i] |= kKeepInsideWindow;
-        if (boundary && r.ectr && i == keep_boundary && r.keep_newest_before_boundary)
-          keep[i] |= kKeepNewestBeforeBoundary;
-        const bool in_compaction = compacting && slices[i].base_instant >= *g.pending_compaction_base;
-        if (versions && !del_v[i] && !in_compaction) keep[i] |= kKeepWithinVersions;
-        keep[i] |= detail::keep_reasons_of(guarded_by(g, slices, i));
-      }
-    }
+    const bool compacting = d.guards.pending_table_services && g.pending_compaction_base.has_value();
+    std::uint32_t versions_kept = versions ? *r.versions : 0;
+    if (compacting && versions_kept > 0) --versions_kept;  // the slices being compacted count as one version
+    std::uint32_t versions_seen = 0;
     for (std::size_t i = 0; i < slices.size(); ++i) {
+      const bool before_boundary = boundary && r.ectr && slices[i].base_instant < *r.ectr;
+      const bool newest_kept = r.keep_newest_before_boundary && i == newest_before;
+      const bool del_b = i != 0 && before_boundary && !newest_kept;
+      const bool in_compaction = compacting && slices[i].base_instant >= *g.pending_compaction_base;
+      const bool del_v = versions && !in_compaction && versions_seen++ >= versions_kept;
+      if (sink != nullptr) {
+        // Why the slice would stay by the rules alone, and which guards keep it.
+        std::uint32_t& kept = keep[i];
+        if (i == 0) kept |= kKeepLatest;
+        if (boundary && !r.ectr) kept |= kKeepNoBoundary;
+        if (boundary && r.ectr && !before_boundary) kept |= kKeepInsideWindow;
+        if (boundary && r.ectr && newest_kept) kept |= kKeepNewestBeforeBoundary;
+        if (versions && !del_v && !in_compaction) kept |= kKeepWithinVersions;
+        kept |= detail::keep_reasons_of(guarded_by(g, slices, i));
+      }
       bool d_i;
       if (boundary && versions) {
-        d_i = r.keep_if_either ? (del_b[i] && del_v[i]) : (del_b[i] || del_v[i]);
+        d_i = r.keep_if_either ? (del_b && del_v) : (del_b || del_v);
       } else {
-        d_i = boundary ? del_b[i] : del_v[i];
+        d_i = boundary ? del_b : del_v;
       }
       if (!d_i) continue;
       const unsigned by = guarded_by(g, slices, i);
       if (by & kGuardLease) out.lease_vetoed = true;
       if (by != kNotGuarded) continue;
-      deleted[i] = 1;
-      why[i] = boundary && !versions ? DeleteReason::older_than_boundary
-               : !boundary           ? DeleteReason::beyond_versions
-               : del_b[i]            ? DeleteReason::older_than_boundary
-                                     : DeleteReason::beyond_versions;
+      verdicts[i] = detail::slice_deleted_for(boundary && !versions ? DeleteReason::older_than_boundary
+                                              : !boundary           ? DeleteReason::beyond_versions
+                                              : del_b               ? DeleteReason::older_than_boundary
+                                                                    : DeleteReason::beyond_versions);
     }
-    detail::emit_group(v, slices, deleted, why, picked);
-    if (sink != nullptr) detail::report_group(v, part, g, deleted, why, keep, *sink);
+    detail::emit_group(v, slices, verdicts, picked);
+    if (sink != nullptr) detail::report_group(v, part, g, verdicts, keep, *sink);
   }
-  detail::append_planned_deletes(v, part, picked, scratch.name_keys, files);
+  detail::append_planned_deletes(v, part, picked, scratch.file_order, scratch.name_keys, files);
 
   // A partition goes only when replacement emptied it: no live group, a raw
   // listing agrees (files of in-flight writes keep it), nothing replaced at

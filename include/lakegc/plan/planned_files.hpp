@@ -145,6 +145,21 @@ class PlannedFiles {
     append_file(partition, PlannedDelete{name, size, reason, slice});
   }
 
+  /// As emplace_held, `n` files at once: appends `n` empty files to
+  /// `partition`'s and returns them, for the caller to fill in name order
+  /// with names in text an owner given to hold() owns. The run is opened
+  /// and made room for once, not per file.
+  std::span<PlannedDelete> append_held(std::string_view partition, std::size_t n) {
+    if (n == 0) return {};
+    Run& run = open_run(partition, n);
+    Block& block = blocks_[run.block];
+    if (run.block != blocks_.size() - 1 || block.capacity() - block.size() < n) move_run(run, n);
+    Block& last = blocks_.back();
+    last.resize(last.size() + n);
+    run.end += n;
+    return std::span<PlannedDelete>(last.data() + run.end - n, n);
+  }
+
   /// Appends `files` (sorted by name) as `partition`'s, under push's rule.
   /// Nothing is recorded for an empty list.
   void add(std::string_view partition, const std::vector<PlannedDelete>& files) {
@@ -247,12 +262,13 @@ class PlannedFiles {
   }
   // Moves `run` (the last one appended to, so the tail of its block) to
   // the end of the last block, a new one unless the last block is another
-  // with room: a run that outgrows its block moves with room for as many
-  // files again, so a long run moves O(log n) times.
-  void move_run(Run& run) {
+  // with room for it and `more` files: a run that outgrows its block moves
+  // with room for as many files again, so a long run moves O(log n) times.
+  void move_run(Run& run, std::size_t more = 1) {
     const std::size_t held = run.end - run.begin;
-    const bool into_last = run.block != blocks_.size() - 1 && blocks_.back().capacity() - blocks_.back().size() > held;
-    if (!into_last) new_block(2 * held + 1);
+    const bool into_last =
+        run.block != blocks_.size() - 1 && blocks_.back().capacity() - blocks_.back().size() >= held + more;
+    if (!into_last) new_block(2 * held + more);
     Block& from = blocks_[run.block];
     Block& to = blocks_.back();
     const auto tail = from.end() - static_cast<std::ptrdiff_t>(held);
@@ -269,16 +285,16 @@ class PlannedFiles {
     ++run.end;
   }
   void new_block(std::size_t at_least) { blocks_.emplace_back().reserve(std::max(kBlockFiles, at_least)); }
-  // The run files appended now belong to: the last one if it is
-  // `partition`'s, else a new one at the end of the last block.
-  Run& open_run(std::string_view partition) {
-    ++files_;
+  // The run the `count` files appended now belong to: the last one if it
+  // is `partition`'s, else a new one at the end of the last block.
+  Run& open_run(std::string_view partition, std::size_t count = 1) {
+    files_ += count;
     if (last_ != nullptr && last_->first == partition) return last_->second;
-    if (blocks_.empty()) new_block(1);
+    if (blocks_.empty()) new_block(count);
     const std::size_t at = blocks_.back().size();
     auto [it, inserted] = index_.try_emplace(std::string(partition), Run{blocks_.size() - 1, at, at});
     if (!inserted) {
-      --files_;
+      files_ -= count;
       throw std::logic_error(
           fmt::format("PlannedFiles: partition '{}' appended to after another partition's files", partition));
     }

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -189,6 +190,42 @@ TEST_CASE("runs longer than a block, and runs that reserved room, read back whol
   CHECK(copy.at("d").size() == n + 2);
   CHECK(copy.at("d").back().name == "more");
   CHECK(f.at("d").size() == n + 1);
+}
+
+// Fills `files` with names "0", "1", ... held in `text`.
+void fill_held(std::span<PlannedDelete> files, const std::vector<std::string>& text, std::size_t from) {
+  for (std::size_t i = 0; i < files.size(); ++i) files[i] = file(text[from + i], from + i);
+}
+
+TEST_CASE("append_held appends a run at once: read back as pushing each file would") {
+  const std::size_t n = PlannedFiles::kBlockFiles;
+  auto text = std::make_shared<std::vector<std::string>>();
+  for (std::size_t i = 0; i < 3 * n; ++i) text->push_back(std::to_string(i));
+  PlannedFiles held;
+  PlannedFiles pushed;
+  held.hold(text);
+  auto both = [&](std::string_view partition, std::size_t from, std::size_t count) {
+    fill_held(held.append_held(partition, count), *text, from);
+    for (std::size_t i = from; i < from + count; ++i) pushed.push(partition, file((*text)[i], i));
+  };
+  both("a", 0, 3);      // a new run in the first block
+  both("a", 3, 2);      // more for the same run, in place
+  both("b", 0, n + 7);  // larger than a block: a block of its own
+  both("b", 5, 4);      // the block is full: the run moves, whole
+  both("c", 0, 1);
+  both("c", 1, 2 * n);  // a short run that outgrows the shared block
+  CHECK(held.append_held("d", 0).empty());
+  CHECK_FALSE(held.contains("d"));
+  CHECK(held == pushed);
+  CHECK(held.file_count() == 3 + 2 + (n + 7) + 4 + 1 + 2 * n);
+  CHECK(names_in(held, "a") == std::vector<std::string>{"0", "1", "2", "3", "4"});
+  REQUIRE(held.at("b").size() == n + 11);
+  CHECK(held.at("b")[n + 7].name == "5");
+  CHECK(held.at("c").back().name == std::to_string(2 * n));
+  // The same rule as push: an earlier partition is refused, nothing added.
+  CHECK_THROWS_AS(held.append_held("a", 2), std::logic_error);
+  CHECK(held.file_count() == pushed.file_count());
+  CHECK(names_in(held, "a").size() == 5);
 }
 
 TEST_CASE("pushed names are copied: the plan does not read the caller's text again") {

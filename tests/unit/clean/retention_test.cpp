@@ -88,6 +88,34 @@ TEST_CASE("Hudi issue 8584: keep_by_hours keeps the newest slice before the boun
   CHECK(plan.policy == "KEEP_LATEST_BY_HOURS");
 }
 
+// keep_latest_commits with Retention::keep_newest_before_boundary off: the
+// pre-0.14.1 KEEP_LATEST_BY_HOURS behaviour the simulator's canary uses.
+struct drops_newest_before_boundary {
+  static constexpr bool is_retention_rule = true;
+  keep_latest_commits rule;
+  static std::string hudi_name() { return keep_latest_commits::hudi_name(); }
+  Retention retention(const RetentionContext& ctx) const {
+    Retention r = rule.retention(ctx);
+    r.keep_newest_before_boundary = false;
+    return r;
+  }
+};
+
+TEST_CASE("without the newest-before-boundary rule (the 8584 canary's), a group's latest slice still stays") {
+  TestTable t;
+  std::vector<InstantTime> a;
+  std::vector<InstantTime> b;
+  for (int i = 0; i < 3; ++i) a.push_back(t.commit({kA}));
+  for (int i = 0; i < 5; ++i) b.push_back(t.commit({kB}));
+  const CleanPlan plan =
+      t.plan(cleaning(drops_newest_before_boundary{{2}}, guard::savepoints, guard::pending_table_services));
+  REQUIRE(plan.earliest_instant_to_retain == b[3]);
+  // Every slice of A is before the boundary; its latest (a[2]) is the
+  // group's current state and stays. B's newest before the boundary (b[2])
+  // goes: the flag is what drops it.
+  CHECK(planned_slices(plan, "p") == std::set<InstantTime>{a[0], a[1], b[0], b[1], b[2]});
+}
+
 TEST_CASE("keep_by_hours: an idle table is not cleaned") {
   TestTable t;
   for (int i = 0; i < 5; ++i) t.commit({kA});
