@@ -6,7 +6,7 @@
 # (results.json, summary.md, run.log). Method: bench/README.md.
 #
 #   bench/hudi_vs_lakegc.sh          a 2k-file check table, then 100k and 1M files
-#                                    (about 25 minutes on 2 cores; 1 GB free disk)
+#                                    (8-25 minutes on 2 cores; 1 GB free disk)
 #   QUICK=1 bench/hudi_vs_lakegc.sh  the check table and 20k files (a few minutes)
 #
 # Environment: BUILD (default build-bench-hudi), TMPDIR (tables, default /tmp;
