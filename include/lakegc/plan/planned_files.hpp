@@ -138,8 +138,9 @@ class PlannedFiles {
   void hold(std::shared_ptr<const void> owner) { names_.hold(std::move(owner)); }
 
   /// As emplace, without copying `name`: it must lie in text an owner
-  /// given to hold() owns (the planner's own path: a dense plan's names
-  /// were half its time and most of its memory when copied).
+  /// given to hold() owns (a dense plan's names were half its time and
+  /// most of its memory when copied). The planner appends a partition's
+  /// files at once with append_held.
   void emplace_held(std::string_view partition, std::string_view name, std::uint64_t size, DeleteReason reason,
                     InstantTime slice) {
     append_file(partition, PlannedDelete{name, size, reason, slice});
