@@ -69,6 +69,9 @@ inline void add_metadata(TableViewBuilder& b, const TableMetadata& md) {
       b.add_pending_compaction(op.partition, op.file_id, op.base_instant, op.compaction_instant);
     }
   }
+  std::size_t savepointed = 0;
+  for (const auto& sp : md.savepoints) savepointed += sp.files.size();
+  b.reserve_savepointed_files(savepointed);
   for (const auto& sp : md.savepoints) {
     for (const auto& f : sp.files) b.add_savepointed_file(f.name);
   }

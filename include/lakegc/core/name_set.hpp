@@ -14,8 +14,7 @@
 #include <string_view>
 #include <utility>
 
-#include <absl/container/flat_hash_set.h>
-
+#include "lakegc/core/name_hash.hpp"
 #include "lakegc/core/prefaulted.hpp"
 
 namespace lakegc {
@@ -40,6 +39,9 @@ class NameSet {
     if (!names_.contains(name)) names_.insert(text_.copy(name));
   }
   bool contains(std::string_view name) const { return names_.contains(name); }
+  /// Room for `n` names in all, so a savepoint of a million files does not
+  /// rehash the set as it grows.
+  void reserve(std::size_t n) { names_.reserve(n); }
   bool empty() const noexcept { return names_.empty(); }
   std::size_t size() const noexcept { return names_.size(); }
   void clear() { *this = NameSet(); }
@@ -47,7 +49,7 @@ class NameSet {
  private:
   // Declared first, so it outlives the views in names_.
   TextArena text_;
-  absl::flat_hash_set<std::string_view> names_;
+  NameViewSet names_;
 };
 
 }  // namespace lakegc

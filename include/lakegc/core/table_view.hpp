@@ -35,6 +35,7 @@
 #include <absl/container/flat_hash_set.h>
 
 #include "lakegc/core/file_name.hpp"
+#include "lakegc/core/name_hash.hpp"
 #include "lakegc/core/name_set.hpp"
 #include "lakegc/core/prefaulted.hpp"
 #include "lakegc/core/remap_vector.hpp"
@@ -321,6 +322,8 @@ class TableViewBuilder {
 
   /// A file name listed by a savepoint.
   void add_savepointed_file(std::string_view name) { savepointed_.insert(name); }
+  /// Room for `n` savepointed names in all.
+  void reserve_savepointed_files(std::size_t n) { savepointed_.reserve(n); }
 
   /// A file (partition, name) a pending write's markers name.
   void add_pending_write_file(std::string_view partition, std::string_view name) {
@@ -549,7 +552,7 @@ class TableViewBuilder {
   struct PartBuild {
     std::string path;
     std::vector<GroupBuild> groups;
-    absl::flat_hash_map<std::string_view, std::uint32_t> index;  // keys are the groups' ids
+    NameViewMap<std::uint32_t> index;  // keys are the groups' ids
     std::optional<InstantTime> last_replace;
     bool declared = false;
     bool listed = false;  // add_partition or add_file named it (clear_metadata keeps it)
@@ -812,7 +815,7 @@ class TableViewBuilder {
   // Mutable: indexing on first use is a cache, and build(const Timeline&)
   // may be the first use.
   mutable std::vector<std::string_view> committed_names_to_index_;
-  mutable absl::flat_hash_set<std::string_view> committed_names_;
+  mutable NameViewSet committed_names_;
   // Partition -> names a pending write's markers name there.
   absl::flat_hash_map<std::string, absl::flat_hash_set<std::string>> pending_write_files_;
   std::map<InstantTime, InstantTime> archived_completions_;

@@ -41,6 +41,7 @@
 #include <fmt/format.h>
 
 #include "lakegc/core/file_name.hpp"
+#include "lakegc/core/name_hash.hpp"
 #include "lakegc/core/name_prefix_key.hpp"
 #include "lakegc/core/named_files_index.hpp"
 #include "lakegc/core/table_metadata.hpp"
@@ -250,7 +251,7 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
   std::vector<InstantTime> keys;
   std::vector<InstantTime> log_times;
   std::vector<std::pair<InstantTime, const detail::NamedFile*>> placed;
-  absl::flat_hash_set<std::string_view> listed_set;  // for a group of many files
+  NameViewSet listed_set;  // for a group of many files
   constexpr std::size_t kLinearSearchMax = 32;
   auto is_listed = [&](std::uint32_t partition, std::string_view name) {
     const bool in_group =

@@ -75,6 +75,7 @@
 #include "lakegc/core/duration.hpp"
 #include "lakegc/core/file_name.hpp"
 #include "lakegc/core/load_view.hpp"
+#include "lakegc/core/name_hash.hpp"
 #include "lakegc/core/prefaulted.hpp"
 #include "lakegc/core/table_metadata.hpp"
 #include "lakegc/plan/clean_plan.hpp"
@@ -225,11 +226,11 @@ inline std::vector<StaleWrite> stale_writes(const TableMetadata& md, std::int64_
                                                  std::initializer_list<const std::vector<OrphanFile>*> lists) {
   // The lists' paths, and those of them a slice holds: the view's slice
   // files are looked up one by one, not all copied into a set.
-  absl::flat_hash_set<std::string_view> listed;
+  NameViewSet listed;
   for (const auto* list : lists) {
     for (const OrphanFile& f : *list) listed.insert(f.path);
   }
-  absl::flat_hash_set<std::string_view> in_slices;
+  NameViewSet in_slices;
   auto look_up = [&](const Partition& p, std::uint32_t file) {
     if (const auto it = listed.find(v.file_path(p, file)); it != listed.end()) in_slices.insert(*it);
   };

@@ -26,10 +26,10 @@
 #include <string_view>
 #include <vector>
 
-#include <absl/container/flat_hash_map.h>
 #include <absl/status/status.h>
 
 #include "lakegc/core/file_name.hpp"
+#include "lakegc/core/name_hash.hpp"
 #include "lakegc/core/named_files_index.hpp"
 #include "lakegc/core/status.hpp"
 #include "lakegc/core/table_metadata.hpp"
@@ -50,7 +50,7 @@ inline std::size_t sizes_from_commits(CleanPlan& plan, const TableMetadata& md) 
   for (const auto& [t, info] : md.commits) by_ordinal.push_back(&info);
 
   std::size_t filled = 0;
-  absl::flat_hash_map<std::string_view, std::uint64_t> sizes;  // base file name -> size, one partition
+  NameViewMap<std::uint64_t> sizes;  // base file name -> size, one partition
   for (const auto& [partition, files] : plan.files_per_partition) {
     const auto runs = index.by_partition.find(absl::string_view(partition.data(), partition.size()));
     if (runs == index.by_partition.end()) continue;

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -113,6 +114,59 @@ TEST_CASE("a slice is savepointed or pending-write when its base file or any of 
                                              "fg-0/20240101000100000:10", "other-0/20240101000100000:00"};
   CHECK(flags(b.build(tl)) == expected);
   CHECK(flags(std::move(b).build()) == expected);
+}
+
+TEST_CASE("a savepointed name marks the files of exactly that name, in any partition") {
+  // Hudi matches savepointed files by name alone, so each way a name can
+  // nearly match is here: another partition, another write token, another
+  // instant, a log's next version, a name that is no data file, and a file
+  // id with many savepointed names.
+  std::vector<Instant> instants;
+  std::vector<std::string> times;
+  for (int i = 1; i <= 10; ++i) times.push_back(fmt::format("2024010100{:02}00000", i));
+  for (const auto& time : times) instants.push_back(done(time.c_str(), time.c_str(), Action::deltacommit));
+  auto tl = Timeline::make(instants).value();
+  auto base = [&](const char* id, int i, const char* token = "0-1-1") {
+    return fmt::format("{}_{}_{}.parquet", id, token, times[i - 1]);
+  };
+  TableViewBuilder b(tl, TimelineLayout::v1);
+  b.add_file("p1", base("a-0", 1), 1);                                // listed
+  b.add_file("p1", base("a-0", 2), 1);                                // same group, not listed
+  b.add_file("p1", base("a-0", 3), 1);                                // listed: a second name of a-0
+  b.add_file("p2", base("a-0", 1), 1);                                // the same name in another partition
+  b.add_file("p1", base("b-0", 1, "0-2-2"), 1);                       // b-0 listed with another write token
+  b.add_file("p1", fmt::format(".c-0_{}.log.1_0-1-1", times[0]), 1);  // a listed log
+  b.add_file("p1", fmt::format(".c-0_{}.log.2_0-1-1", times[0]), 1);  // its next version, not listed
+  for (int i = 1; i <= 10; ++i) b.add_file("p1", base("d-0", i), 1);  // d-0: 1..9 listed
+  b.add_savepointed_file(base("a-0", 1));
+  b.add_savepointed_file(base("a-0", 3));
+  b.add_savepointed_file(base("b-0", 1));
+  b.add_savepointed_file(fmt::format(".c-0_{}.log.1_0-1-1", times[0]));
+  b.add_savepointed_file("not-a-data-file");
+  for (int i = 1; i <= 9; ++i) b.add_savepointed_file(base("d-0", i));
+  auto marked = [](const TableView& v) {
+    std::vector<std::string> out;
+    for (const Partition& p : v.partitions()) {
+      for (const FileGroup& g : v.groups_of(p)) {
+        for (const FileSlice& s : v.slices_of(g)) {
+          if (s.base_file != kNoFile && v.is_savepointed(s.base_file)) {
+            out.push_back(fmt::format("{}/{}", p.path, v.file_name(s.base_file)));
+          }
+          for (auto f : v.logs_of(s)) {
+            if (v.is_savepointed(f)) out.push_back(fmt::format("{}/{}", p.path, v.file_name(f)));
+          }
+        }
+      }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  std::vector<std::string> expected = {"p1/" + base("a-0", 1), "p1/" + base("a-0", 3),
+                                       "p1/" + fmt::format(".c-0_{}.log.1_0-1-1", times[0]), "p2/" + base("a-0", 1)};
+  for (int i = 1; i <= 9; ++i) expected.push_back("p1/" + base("d-0", i));
+  std::sort(expected.begin(), expected.end());
+  CHECK(marked(b.build(tl)) == expected);
+  CHECK(marked(std::move(b).build()) == expected);
 }
 
 TEST_CASE("layout 2: logs attach by the completion time of their deltacommit (issue 19290)") {
