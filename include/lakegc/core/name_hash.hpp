@@ -1,7 +1,7 @@
 // File: lakegc/core/name_hash.hpp
 // -----------------------------------------------------------------------------
 // The hash for hash containers keyed by std::string_view (file names, file
-// ids, partition paths).
+// ids, partition paths), alone or in a pair or tuple.
 //
 // Why: Debian's Abseil has its own absl::string_view (not std::string_view),
 // so absl::flat_hash_set<std::string_view> falls back to std::hash, which
@@ -15,6 +15,8 @@
 
 #include <cstddef>
 #include <string_view>
+#include <tuple>
+#include <utility>
 
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
@@ -23,10 +25,27 @@
 
 namespace lakegc {
 
+namespace detail {
+inline absl::string_view hashable(std::string_view s) noexcept { return {s.data(), s.size()}; }
+template <typename T>
+const T& hashable(const T& value) noexcept {
+  return value;
+}
+}  // namespace detail
+
+/// Hashes a std::string_view, or a pair or tuple holding some (with
+/// integers, InstantTime, anything Abseil hashes), as Abseil would hash the
+/// same values with absl::string_view in their place.
 struct NameHash {
   using is_transparent = void;
-  std::size_t operator()(std::string_view s) const noexcept {
-    return absl::Hash<absl::string_view>{}(absl::string_view(s.data(), s.size()));
+  std::size_t operator()(std::string_view s) const noexcept { return absl::HashOf(detail::hashable(s)); }
+  template <typename A, typename B>
+  std::size_t operator()(const std::pair<A, B>& p) const noexcept {
+    return absl::HashOf(detail::hashable(p.first), detail::hashable(p.second));
+  }
+  template <typename... T>
+  std::size_t operator()(const std::tuple<T...>& t) const noexcept {
+    return std::apply([](const auto&... v) { return absl::HashOf(detail::hashable(v)...); }, t);
   }
 };
 

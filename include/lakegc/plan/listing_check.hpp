@@ -223,7 +223,7 @@ inline std::vector<ListingGap> find_listing_gaps(const TableView& v, const Table
   };
   // Listed files no slice holds, of the partitions with named files: a
   // named file may be among them.
-  absl::flat_hash_set<std::pair<std::uint32_t, std::string_view>> uncommitted;
+  absl::flat_hash_set<std::pair<std::uint32_t, std::string_view>, NameHash> uncommitted;
   // By index, not path: the table's uncommitted files are many more than
   // the wanted partitions' (an incremental plan hashed every one's path).
   std::vector<std::uint8_t> wanted_index(v.partitions().size(), 0);

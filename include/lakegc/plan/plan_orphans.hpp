@@ -423,7 +423,7 @@ class OrphanSweep {
   /// Partitions holding a file group that completed writes wrote and no
   /// replacecommit replaced: their listing must show a data file.
   void mark_live_partitions(const std::vector<CompletedCommit>& commits) {
-    absl::flat_hash_set<std::pair<std::string_view, std::string_view>> replaced;  // (partition, file id)
+    absl::flat_hash_set<std::pair<std::string_view, std::string_view>, NameHash> replaced;  // (partition, file id)
     for (const CompletedCommit& c : commits) {
       for (const auto& r : c.info->replaced) replaced.insert({r.partition, r.file_id});
     }
@@ -618,8 +618,8 @@ class OrphanSweep {
 
   /// The slices of listed base files that the metadata names, in the file
   /// groups of the duplicates (the only ones finish() asks about).
-  absl::flat_hash_set<ListedSlice> listed_named_slices() const {
-    absl::flat_hash_set<ListedSlice> out;
+  absl::flat_hash_set<ListedSlice, NameHash> listed_named_slices() const {
+    absl::flat_hash_set<ListedSlice, NameHash> out;
     if (duplicates_.empty()) return out;
     for_each_rechecked(true, [&](std::uint32_t dir, std::string_view, const DataFileNameView& parsed) {
       if (!parsed.is_log) out.insert({dir, parsed.file_id, parsed.instant});
@@ -664,11 +664,11 @@ class OrphanSweep {
   // (prefaulted.hpp).
   TextArena names_;
   ChunkedList<ListedFile> listed_;
-  absl::flat_hash_set<std::pair<std::uint32_t, std::string_view>> rechecked_groups_;  // (dir, file id)
+  absl::flat_hash_set<std::pair<std::uint32_t, std::string_view>, NameHash> rechecked_groups_;  // (dir, file id)
   std::set<std::string> foreign_tables_;
   std::vector<OrphanFile> candidates_;
   std::vector<OrphanFile> too_young_;
-  std::map<InstantTime, absl::flat_hash_set<std::pair<std::string_view, std::string_view>>> named_by_commit_;
+  std::map<InstantTime, absl::flat_hash_set<std::pair<std::string_view, std::string_view>, NameHash>> named_by_commit_;
   std::vector<std::pair<ListedSlice, OrphanFile>> duplicates_;
   bool has_completed_writes_ = false;
   OrphanPlan plan_;

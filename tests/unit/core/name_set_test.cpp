@@ -2,11 +2,15 @@
 // valid through growth, copies and moves, and a copy owns its own text.
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
+#include "lakegc/core/name_hash.hpp"
 #include "lakegc/core/name_set.hpp"
 
 namespace lakegc::tests::name_set_test {
@@ -55,6 +59,25 @@ TEST_CASE("A copied NameSet keeps its names after the source is gone; a moved-fr
   CHECK(copy.contains("new"));
   CHECK_FALSE(moved.contains("new"));
   CHECK(moved.contains(texts.back()));
+}
+
+TEST_CASE("NameHash hashes views as Abseil hashes its own string_view, alone and inside pairs and tuples") {
+  // Debian's Abseil would hash a std::string_view with std::hash; NameHash
+  // must not (name_hash.hpp says why). Equal values must hash equally.
+  const std::string text = name(7);
+  const std::string_view v = text;
+  const absl::string_view a(text.data(), text.size());
+  CHECK(NameHash{}(v) == absl::Hash<absl::string_view>{}(a));
+  CHECK(NameHash{}(std::pair{v, v}) == absl::HashOf(a, a));
+  CHECK(NameHash{}(std::pair{std::uint32_t{3}, v}) == absl::HashOf(std::uint32_t{3}, a));
+  CHECK(NameHash{}(std::tuple{std::uint32_t{3}, v, std::uint64_t{9}}) ==
+        absl::HashOf(std::uint32_t{3}, a, std::uint64_t{9}));
+  const std::string copy = text;
+  CHECK(NameHash{}(std::string_view(copy)) == NameHash{}(v));
+  NameViewSet set;
+  set.insert(v);
+  CHECK(set.contains(std::string_view(copy)));
+  CHECK_FALSE(set.contains(std::string_view(name(8))));
 }
 
 }  // namespace lakegc::tests::name_set_test
