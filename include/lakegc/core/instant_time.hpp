@@ -142,13 +142,14 @@ class InstantTime {
   constexpr std::uint64_t head() const noexcept { return head_; }
 
   friend constexpr bool operator==(const InstantTime&, const InstantTime&) = default;
+  /// By the first 17 digits, then the default value before any parsed
+  /// one, then by rank (14 digits, 17, 20 by suffix). Two integer compares:
+  /// the planners compare instants once or twice per slice, and the
+  /// branchier form was not inlined there (an out-of-line call was a
+  /// seventh of an incremental plan, bench/README.md).
   friend constexpr std::strong_ordering operator<=>(const InstantTime& a, const InstantTime& b) noexcept {
-    if (auto c = a.head_ <=> b.head_; c != 0) return c;
-    if (auto c = a.digits_ == 0 || b.digits_ == 0 ? (a.digits_ != 0) <=> (b.digits_ != 0) : std::strong_ordering::equal;
-        c != 0) {
-      return c;
-    }
-    return a.rank_ <=> b.rank_;
+    if (a.head_ != b.head_) return a.head_ <=> b.head_;
+    return a.tail_key() <=> b.tail_key();
   }
 
   template <typename H>
@@ -157,6 +158,9 @@ class InstantTime {
   }
 
  private:
+  // What orders two instants of one head: valid above the default, then rank.
+  constexpr std::uint32_t tail_key() const noexcept { return (static_cast<std::uint32_t>(digits_ != 0) << 16) | rank_; }
+
   std::uint64_t head_ = 0;
   std::uint16_t rank_ = 0;   // 0: 14 digits, 1: 17 digits, 2 + suffix: 20 digits
   std::uint8_t digits_ = 0;  // 0 for the default "before everything" value

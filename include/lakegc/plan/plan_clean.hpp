@@ -155,26 +155,44 @@ constexpr DeleteReason slice_delete_reason(std::uint8_t verdict) noexcept {
   return static_cast<DeleteReason>(verdict - 1);
 }
 
-// Emits the deleted slices of one group: slice i (newest first) goes when
-// verdicts[i] is not kSliceKept. A log whose slice is uncertain
+// Emits the files of a deleted slice `s`. A log whose slice is uncertain
 // (TableView::completion_unknown) can belong to its slice or any newer one,
-// so it goes only when every slice from the newest down to its own goes.
+// so it goes only when every slice from the newest down to its own goes
+// (`all_newer_deleted`, this one included).
+inline void emit_slice(const TableView& v, const FileSlice& s, DeleteReason why, bool all_newer_deleted,
+                       std::vector<PickedFile>& out) {
+  // Names are looked up later, all at once (append_planned_deletes).
+  if (s.base_file != kNoFile) out.push_back({std::string_view(), s.base_file, why, s.base_instant});
+  const bool keep_uncertain = !all_newer_deleted && v.completion_unknown_count() != 0;
+  for (auto f : v.logs_of(s)) {
+    if (keep_uncertain && v.completion_unknown(f)) continue;
+    out.push_back({std::string_view(), f, why, s.base_instant});
+  }
+}
+
+// Emits the deleted slices of one group: slice i (newest first) goes when
+// verdicts[i] is not kSliceKept.
 inline void emit_group(const TableView& v, std::span<const FileSlice> slices, const std::vector<std::uint8_t>& verdicts,
                        std::vector<PickedFile>& out) {
   bool all_newer_deleted = true;
   for (std::size_t i = 0; i < slices.size(); ++i) {
     const bool deleted = verdicts[i] != kSliceKept;
     all_newer_deleted = all_newer_deleted && deleted;
-    if (!deleted) continue;
-    const FileSlice& s = slices[i];
-    const DeleteReason why = slice_delete_reason(verdicts[i]);
-    // Names are looked up later, all at once (append_planned_deletes).
-    if (s.base_file != kNoFile) out.push_back({std::string_view(), s.base_file, why, s.base_instant});
-    for (auto f : v.logs_of(s)) {
-      if (!all_newer_deleted && v.completion_unknown_count() != 0 && v.completion_unknown(f)) continue;
-      out.push_back({std::string_view(), f, why, s.base_instant});
-    }
+    if (deleted) emit_slice(v, slices[i], slice_delete_reason(verdicts[i]), all_newer_deleted, out);
   }
+}
+
+// Under boundary rules alone, the first slice (newest first, instants
+// strictly decreasing) the rules delete: the first older than the boundary,
+// or the one after it when the newest before the boundary is kept, and
+// never the latest. Every slice from there on is deleted unless a guard
+// keeps it; slices.size() when none is.
+inline std::size_t first_deleted_by_boundary(std::span<const FileSlice> slices, const InstantTime& ectr,
+                                             bool keep_newest_before_boundary) {
+  std::size_t i = 0;
+  while (i < slices.size() && !(slices[i].base_instant < ectr)) ++i;
+  if (i < slices.size() && keep_newest_before_boundary) ++i;
+  return std::max<std::size_t>(i, 1);
 }
 
 // Appends the picked files to `part`'s in the plan, sorted by name (`order`
@@ -349,6 +367,22 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
     // per-slice work. With a sink every slice still gets its verdict below.
     if (sink == nullptr && boundary && !versions &&
         (!r.ectr || !detail::boundary_may_delete(slices, *r.ectr, r.keep_newest_before_boundary))) {
+      continue;
+    }
+    if (sink == nullptr && boundary && !versions) {
+      // Boundary rules alone (r.ectr is set: checked above): the deleted
+      // slices are a suffix, decided and emitted in one pass over it,
+      // without the per-slice verdicts (three walks of a touched group's
+      // slices were most of an incremental plan, bench/README.md). The
+      // same decisions as the loop below; the latest slice stays, so no
+      // uncertain log goes (emit_slice).
+      const std::size_t first = detail::first_deleted_by_boundary(slices, *r.ectr, r.keep_newest_before_boundary);
+      for (std::size_t i = first; i < slices.size(); ++i) {
+        const unsigned by = guarded_by(g, slices, i);
+        if (by & kGuardLease) out.lease_vetoed = true;
+        if (by != kNotGuarded) continue;
+        detail::emit_slice(v, slices[i], DeleteReason::older_than_boundary, false, picked);
+      }
       continue;
     }
     verdicts.assign(slices.size(), detail::kSliceKept);
