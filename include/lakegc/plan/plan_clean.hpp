@@ -162,10 +162,14 @@ constexpr DeleteReason slice_delete_reason(std::uint8_t verdict) noexcept {
 inline void emit_slice(const TableView& v, const FileSlice& s, DeleteReason why, bool all_newer_deleted,
                        std::vector<PickedFile>& out) {
   // Names are looked up later, all at once (append_planned_deletes).
-  if (s.base_file != kNoFile) out.push_back({std::string_view(), s.base_file, why, s.base_instant});
+  if (s.base_file != kNoFile) {
+    v.prefetch_file(s.base_file);
+    out.push_back({std::string_view(), s.base_file, why, s.base_instant});
+  }
   const bool keep_uncertain = !all_newer_deleted && v.completion_unknown_count() != 0;
   for (auto f : v.logs_of(s)) {
     if (keep_uncertain && v.completion_unknown(f)) continue;
+    v.prefetch_file(f);
     out.push_back({std::string_view(), f, why, s.base_instant});
   }
 }
