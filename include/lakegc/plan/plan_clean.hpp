@@ -190,7 +190,9 @@ inline void emit_group(const TableView& v, std::span<const FileSlice> slices, co
 // strictly decreasing) the rules delete: the first older than the boundary,
 // or the one after it when the newest before the boundary is kept, and
 // never the latest. Every slice from there on is deleted unless a guard
-// keeps it; slices.size() when none is.
+// keeps it. Always at least 1; slices.size() when the rules delete none
+// (a group always has a slice). The one statement of the boundary rule:
+// the one-pass path and the verdict loop of plan_partition both use it.
 inline std::size_t first_deleted_by_boundary(std::span<const FileSlice> slices, const InstantTime& ectr,
                                              bool keep_newest_before_boundary) {
   std::size_t i = 0;
@@ -391,22 +393,20 @@ PartitionPlan plan_partition(const TableView& v, const Partition& part, const Cl
     }
     verdicts.assign(slices.size(), detail::kSliceKept);
     if (sink != nullptr) keep.assign(slices.size(), 0);
-    // The newest slice before the boundary (none: slices.size()).
-    std::size_t newest_before = slices.size();
-    for (std::size_t i = 0; boundary && r.ectr && i < slices.size(); ++i) {
-      if (slices[i].base_instant < *r.ectr) {
-        newest_before = i;
-        break;
-      }
-    }
+    // Where the boundary rule's deleted suffix starts (none: slices.size()).
+    const std::size_t boundary_deletes_from =
+        boundary && r.ectr ? detail::first_deleted_by_boundary(slices, *r.ectr, r.keep_newest_before_boundary)
+                           : slices.size();
     const bool compacting = d.guards.pending_table_services && g.pending_compaction_base.has_value();
     std::uint32_t versions_kept = versions ? *r.versions : 0;
     if (compacting && versions_kept > 0) --versions_kept;  // the slices being compacted count as one version
     std::uint32_t versions_seen = 0;
     for (std::size_t i = 0; i < slices.size(); ++i) {
       const bool before_boundary = boundary && r.ectr && slices[i].base_instant < *r.ectr;
-      const bool newest_kept = r.keep_newest_before_boundary && i == newest_before;
-      const bool del_b = i != 0 && before_boundary && !newest_kept;
+      const bool del_b = i >= boundary_deletes_from;
+      // Only the reasons a sink reports need it: the newest slice before the
+      // boundary, just ahead of the deleted suffix.
+      const bool newest_kept = r.keep_newest_before_boundary && before_boundary && i + 1 == boundary_deletes_from;
       const bool in_compaction = compacting && slices[i].base_instant >= *g.pending_compaction_base;
       const bool del_v = versions && !in_compaction && versions_seen++ >= versions_kept;
       if (sink != nullptr) {
