@@ -47,11 +47,23 @@ inline void add_listed_file(TableViewBuilder& b, std::string_view path, std::uin
   }
 }
 
-/// Feeds the builder everything the metadata knows: replaced groups of
-/// completed replacecommits, pending compaction operations, savepointed
-/// files, the files commit metadata names, the completion times of
-/// archived instants, and the files pending writes' markers name.
-inline void add_metadata(TableViewBuilder& b, const TableMetadata& md) {
+/// Feeds the builder the names of the files savepoints list. Before the
+/// listing, so that the builder marks each listed file as it takes it
+/// (TableViewBuilder::add_savepointed_file).
+inline void add_savepointed_files(TableViewBuilder& b, const TableMetadata& md) {
+  std::size_t savepointed = 0;
+  for (const auto& sp : md.savepoints) savepointed += sp.files.size();
+  b.reserve_savepointed_files(savepointed);
+  for (const auto& sp : md.savepoints) {
+    for (const auto& f : sp.files) b.add_savepointed_file(f.name);
+  }
+}
+
+/// Feeds the builder what the metadata knows of writes and table
+/// services: replaced groups of completed replacecommits, pending
+/// compaction operations, the files commit metadata names, the completion
+/// times of archived instants, and the files pending writes' markers name.
+inline void add_write_metadata(TableViewBuilder& b, const TableMetadata& md) {
   std::size_t named_files = 0;  // an upper bound: pending commits' files are not added
   for (const auto& [t, info] : md.commits) named_files += info.files.size();
   b.reserve_committed_files(named_files);
@@ -69,18 +81,19 @@ inline void add_metadata(TableViewBuilder& b, const TableMetadata& md) {
       b.add_pending_compaction(op.partition, op.file_id, op.base_instant, op.compaction_instant);
     }
   }
-  std::size_t savepointed = 0;
-  for (const auto& sp : md.savepoints) savepointed += sp.files.size();
-  b.reserve_savepointed_files(savepointed);
-  for (const auto& sp : md.savepoints) {
-    for (const auto& f : sp.files) b.add_savepointed_file(f.name);
-  }
   for (const auto& [requested, completed] : md.archived_completions) b.add_archived_completion(requested, completed);
   for (const auto& [t, files] : md.markers) {
     const Instant* i = md.timeline.find(t);
     if (i == nullptr || !i->is_pending()) continue;
     for (const auto& f : files) b.add_pending_write_file(f.partition, f.name);
   }
+}
+
+/// Feeds the builder everything the metadata knows (add_savepointed_files
+/// and add_write_metadata), in any order with the listing.
+inline void add_metadata(TableViewBuilder& b, const TableMetadata& md) {
+  add_write_metadata(b, md);
+  add_savepointed_files(b, md);
 }
 
 /// Whether a view needs each file's size from the listing. Slices, groups
@@ -98,13 +111,14 @@ template <Storage S>
                                             FileSizes sizes = FileSizes::from_listing) {
   TableViewBuilder b(timeline, md.layout);
   b.require_declared_partitions();
+  add_savepointed_files(b, md);
   ListOptions opts;
   opts.skip_dir = is_timeline_dir;
   opts.attributes = sizes == FileSizes::from_listing;
   Status st = storage.list(
       "", [&](const FileEntry& e) { add_listed_file(b, e.path, e.size); }, opts);
   if (!st.ok()) return annotate(st, "listing the table");
-  add_metadata(b, md);
+  add_write_metadata(b, md);
   return std::move(b).build();
 }
 

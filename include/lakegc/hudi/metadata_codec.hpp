@@ -354,7 +354,11 @@ std::array<json_node, N> fields_of(const json_node& n, const std::array<std::str
   std::array<json_node, N> out{};
   n.for_each_entry([&](std::string_view key, const json_node& v) {
     for (std::size_t i = 0; i < N; ++i) {
-      if (key != names[i]) continue;
+      // A write stat has some 25 keys, of which a few are wanted, and many
+      // share a length with a wanted one (numDeletes, prevCommit): the first
+      // byte turns those away before a call to memcmp (a tenth of loading
+      // a timeline compared keys, bench/README.md).
+      if (key.size() != names[i].size() || key[0] != names[i][0] || key != names[i]) continue;
       if (!out[i].is_present()) out[i] = v;
       break;
     }

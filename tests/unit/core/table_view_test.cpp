@@ -129,21 +129,22 @@ TEST_CASE("a savepointed name marks the files of exactly that name, in any parti
   auto base = [&](const char* id, int i, const char* token = "0-1-1") {
     return fmt::format("{}_{}_{}.parquet", id, token, times[i - 1]);
   };
-  TableViewBuilder b(tl, TimelineLayout::v1);
-  b.add_file("p1", base("a-0", 1), 1);                                // listed
-  b.add_file("p1", base("a-0", 2), 1);                                // same group, not listed
-  b.add_file("p1", base("a-0", 3), 1);                                // listed: a second name of a-0
-  b.add_file("p2", base("a-0", 1), 1);                                // the same name in another partition
-  b.add_file("p1", base("b-0", 1, "0-2-2"), 1);                       // b-0 listed with another write token
-  b.add_file("p1", fmt::format(".c-0_{}.log.1_0-1-1", times[0]), 1);  // a listed log
-  b.add_file("p1", fmt::format(".c-0_{}.log.2_0-1-1", times[0]), 1);  // its next version, not listed
-  for (int i = 1; i <= 10; ++i) b.add_file("p1", base("d-0", i), 1);  // d-0: 1..9 listed
-  b.add_savepointed_file(base("a-0", 1));
-  b.add_savepointed_file(base("a-0", 3));
-  b.add_savepointed_file(base("b-0", 1));
-  b.add_savepointed_file(fmt::format(".c-0_{}.log.1_0-1-1", times[0]));
-  b.add_savepointed_file("not-a-data-file");
-  for (int i = 1; i <= 9; ++i) b.add_savepointed_file(base("d-0", i));
+  auto add_files = [&](TableViewBuilder& b) {
+    b.add_file("p1", base("a-0", 1), 1);                                // listed
+    b.add_file("p1", base("a-0", 2), 1);                                // same group, not listed
+    b.add_file("p1", base("a-0", 3), 1);                                // listed: a second name of a-0
+    b.add_file("p2", base("a-0", 1), 1);                                // the same name in another partition
+    b.add_file("p1", base("b-0", 1, "0-2-2"), 1);                       // b-0 listed with another write token
+    b.add_file("p1", fmt::format(".c-0_{}.log.1_0-1-1", times[0]), 1);  // a listed log
+    b.add_file("p1", fmt::format(".c-0_{}.log.2_0-1-1", times[0]), 1);  // its next version, not listed
+    for (int i = 1; i <= 10; ++i) b.add_file("p1", base("d-0", i), 1);  // d-0: 1..9 listed
+  };
+  std::vector<std::string> savepointed = {base("a-0", 1), base("a-0", 3), base("b-0", 1),
+                                          fmt::format(".c-0_{}.log.1_0-1-1", times[0]), "not-a-data-file"};
+  for (int i = 1; i <= 9; ++i) savepointed.push_back(base("d-0", i));
+  auto add_savepointed = [&](TableViewBuilder& b, std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i < to; ++i) b.add_savepointed_file(savepointed[i]);
+  };
   auto marked = [](const TableView& v) {
     std::vector<std::string> out;
     for (const Partition& p : v.partitions()) {
@@ -165,8 +166,31 @@ TEST_CASE("a savepointed name marks the files of exactly that name, in any parti
                                        "p1/" + fmt::format(".c-0_{}.log.1_0-1-1", times[0]), "p2/" + base("a-0", 1)};
   for (int i = 1; i <= 9; ++i) expected.push_back("p1/" + base("d-0", i));
   std::sort(expected.begin(), expected.end());
-  CHECK(marked(b.build(tl)) == expected);
-  CHECK(marked(std::move(b).build()) == expected);
+  // The builder marks a file as it is added when the names came first
+  // (load_view's order), and by name at build time when any came after a
+  // file: every order gives the same marks, in both builds. `before` of
+  // the names come before the listing, the rest after it.
+  for (const std::size_t before : {std::size_t{0}, std::size_t{2}, savepointed.size()}) {
+    CAPTURE(before);
+    TableViewBuilder b(tl, TimelineLayout::v1);
+    add_savepointed(b, 0, before);
+    add_files(b);
+    add_savepointed(b, before, savepointed.size());
+    CHECK(marked(b.build(tl)) == expected);
+    CHECK(marked(std::move(b).build()) == expected);
+  }
+  {
+    // clear_metadata forgets the marks add_file made.
+    TableViewBuilder b(tl, TimelineLayout::v1);
+    add_savepointed(b, 0, savepointed.size());
+    add_files(b);
+    b.clear_metadata();
+    CHECK(marked(b.build(tl)).empty());
+    add_savepointed(b, 2, 3);  // b-0's name, which no listed file has
+    CHECK(marked(b.build(tl)).empty());
+    add_savepointed(b, 0, savepointed.size());
+    CHECK(marked(std::move(b).build()) == expected);
+  }
 }
 
 TEST_CASE("layout 2: logs attach by the completion time of their deltacommit (issue 19290)") {
