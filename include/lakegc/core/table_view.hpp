@@ -398,9 +398,12 @@ class TableViewBuilder {
     }
     pending_.clear();
     last_group_ = kNoLink;
+    // add_file's marks go with the names that made them (none were made
+    // while the set was empty: the simulator's usual state, a pass saved).
+    if (!savepointed_.empty()) {
+      for (FileRecord& r : files_) r.savepointed = 0;
+    }
     savepointed_.clear();
-    // add_file's marks go with the names that made them.
-    for (FileRecord& r : files_) r.savepointed = 0;
     savepoints_after_files_ = false;
     committed_names_to_index_.clear();
     committed_names_.clear();
