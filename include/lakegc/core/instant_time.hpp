@@ -16,6 +16,7 @@
 
 #include <compare>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -23,6 +24,7 @@
 #include <absl/time/time.h>
 #include <fmt/format.h>
 
+#include "lakegc/core/digits.hpp"
 #include "lakegc/core/status.hpp"
 
 namespace lakegc {
@@ -39,21 +41,30 @@ class InstantTime {
   /// Parses 14, 17 or 20 digits. Anything else is InvalidArgument naming the
   /// text.
   [[nodiscard]] static StatusOr<InstantTime> parse(std::string_view text) {
-    if (text.size() != 14 && text.size() != 17 && text.size() != 20) {
+    if (const auto t = from_digits(text)) return *t;
+    if (!has_instant_length(text)) {
       return absl::InvalidArgumentError(
           fmt::format("invalid instant time '{}': expected 14, 17 or 20 digits (yyyyMMddHHmmss[SSS])", text));
     }
+    std::size_t i = 0;
+    while (detail::is_digit(text[i])) ++i;
+    return absl::InvalidArgumentError(fmt::format("invalid instant time '{}': non-digit at position {}", text, i));
+  }
+
+  /// parse() without the error: the instant of 14, 17 or 20 digits, or
+  /// nothing. For scanners that read an instant out of every listed name
+  /// and turn a bad one into "not a data file".
+  [[nodiscard]] static std::optional<InstantTime> from_digits(std::string_view text) noexcept {
+    if (!has_instant_length(text)) return std::nullopt;
     std::uint64_t head = 0;
     std::uint16_t suffix = 0;
     for (std::size_t i = 0; i < text.size(); ++i) {
-      const char c = text[i];
-      if (c < '0' || c > '9') {
-        return absl::InvalidArgumentError(fmt::format("invalid instant time '{}': non-digit at position {}", text, i));
-      }
+      if (!detail::is_digit(text[i])) return std::nullopt;
+      const auto digit = static_cast<unsigned>(text[i] - '0');
       if (i < 17) {
-        head = head * 10 + static_cast<std::uint64_t>(c - '0');
+        head = head * 10 + digit;
       } else {
-        suffix = static_cast<std::uint16_t>(suffix * 10 + (c - '0'));
+        suffix = static_cast<std::uint16_t>(suffix * 10 + digit);
       }
     }
     if (text.size() == 14) head *= 1000;
@@ -158,6 +169,9 @@ class InstantTime {
   }
 
  private:
+  static constexpr bool has_instant_length(std::string_view text) noexcept {
+    return text.size() == 14 || text.size() == 17 || text.size() == 20;
+  }
   // What orders two instants of one head: valid above the default, then rank.
   constexpr std::uint32_t tail_key() const noexcept { return (static_cast<std::uint32_t>(digits_ != 0) << 16) | rank_; }
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "lakegc/core/bytes.hpp"
 #include "lakegc/core/table_metadata.hpp"
 #include "lakegc/core/table_view.hpp"
 #include "lakegc/storage/storage.hpp"
@@ -37,7 +38,7 @@ inline bool is_timeline_dir(std::string_view dir) { return dir == ".hoodie"; }
 /// root): a partition's metadata file declares its directory a partition,
 /// anything else is offered as a data file.
 inline void add_listed_file(TableViewBuilder& b, std::string_view path, std::uint64_t size) {
-  const auto slash = path.rfind('/');
+  const auto slash = detail::last_slash(path);
   const std::string_view dir = slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
   const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
   if (is_partition_metadata_file(name)) {

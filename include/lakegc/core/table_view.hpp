@@ -34,6 +34,7 @@
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
 
+#include "lakegc/core/bytes.hpp"
 #include "lakegc/core/file_name.hpp"
 #include "lakegc/core/name_hash.hpp"
 #include "lakegc/core/name_set.hpp"
@@ -297,7 +298,8 @@ class TableViewBuilder {
     PartBuild& pb = parts_[p];
     if (pb.names_ascending && pb.last_file != kNoFile) {
       const FileRecord& last = files_[pb.last_file];
-      pb.names_ascending = std::string_view(arena_.data() + last.name_offset, last.name_length) < name;
+      pb.names_ascending =
+          detail::bytes_less(std::string_view(arena_.data() + last.name_offset, last.name_length), name);
     }
     pb.last_file = file;
     GroupBuild& g = group(p, parsed->file_id);
@@ -586,7 +588,7 @@ class TableViewBuilder {
     // Files come partition by partition: hash a partition's path once per
     // run of its files, not once per file (checked by text, so a stale
     // index after clear_metadata only costs the lookup).
-    if (last_part_ < parts_.size() && parts_[last_part_].path == path) return last_part_;
+    if (last_part_ < parts_.size() && detail::bytes_equal(parts_[last_part_].path, path)) return last_part_;
     auto it = part_index_.find(detail::to_absl(path));
     if (it != part_index_.end()) return last_part_ = it->second;
     const auto i = static_cast<std::uint32_t>(parts_.size());
@@ -599,7 +601,7 @@ class TableViewBuilder {
     PartBuild& pb = parts_[p];
     // A group's files are listed one after another (names start with the
     // file id): most lookups are the last group's, compared, not hashed.
-    if (p == last_group_part_ && last_group_ < pb.groups.size() && pb.groups[last_group_].id == id) {
+    if (p == last_group_part_ && last_group_ < pb.groups.size() && detail::bytes_equal(pb.groups[last_group_].id, id)) {
       return pb.groups[last_group_];
     }
     auto it = pb.index.find(id);

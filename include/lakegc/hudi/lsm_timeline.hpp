@@ -36,6 +36,7 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include "lakegc/core/digits.hpp"
 #include "lakegc/core/json_writer.hpp"
 #include "lakegc/core/status.hpp"
 #include "lakegc/hudi/lsm_instant.hpp"
@@ -71,10 +72,6 @@ struct lsm_file_name {
 
 namespace detail {
 
-inline bool all_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 /// Integer.parseInt: an optional sign, then decimal digits that fit an int.
 inline std::optional<std::int32_t> java_parse_int(std::string_view s) {
   if (!s.empty() && s[0] == '+') {
@@ -101,7 +98,8 @@ inline std::optional<std::int32_t> java_parse_int(std::string_view s) {
   const std::string_view lo = name.substr(0, a);
   const std::string_view hi = name.substr(a + 1, b - a - 1);
   const std::string_view layer = name.substr(b + 1);
-  if (!detail::all_digits(lo) || !detail::all_digits(hi) || layer.size() != 1 || !detail::all_digits(layer)) {
+  if (!lakegc::detail::all_digits(lo) || !lakegc::detail::all_digits(hi) || layer.size() != 1 ||
+      !lakegc::detail::all_digits(layer)) {
     return std::nullopt;
   }
   return lsm_file_name{std::string(lo), std::string(hi), layer[0] - '0'};

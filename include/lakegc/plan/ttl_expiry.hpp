@@ -33,6 +33,7 @@
 #include <absl/time/time.h>
 #include <fmt/format.h>
 
+#include "lakegc/core/digits.hpp"
 #include "lakegc/core/instant_time.hpp"
 #include "lakegc/core/status.hpp"
 
@@ -47,10 +48,6 @@ inline std::string fix_instant_time_compatibility(std::string_view t) {
 
 namespace detail {
 
-inline bool all_digits(std::string_view s) {
-  return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
-}
-
 // LocalDateTime.parse(s, yyyyMMddHHmmss + SSS) under ResolverStyle.SMART, as
 // civil time plus milliseconds; nothing when Java throws.
 struct JavaLocalDateTime {
@@ -61,7 +58,7 @@ struct JavaLocalDateTime {
 inline std::optional<JavaLocalDateTime> parse_java_millis_instant(std::string_view s) {
   // fix_instant_time_compatibility leaves 17 digits for every date Hudi
   // writes; a shorter or longer string fails Java's parse too.
-  if (s.size() != 17 || !all_digits(s)) return std::nullopt;
+  if (s.size() != 17 || !lakegc::detail::all_digits(s)) return std::nullopt;
   auto num = [&](std::size_t from, std::size_t n) {
     std::int64_t v = 0;
     std::from_chars(s.data() + from, s.data() + from + n, v);
