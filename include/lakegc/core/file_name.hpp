@@ -24,6 +24,7 @@
 
 #include <fmt/format.h>
 
+#include "lakegc/core/bytes.hpp"
 #include "lakegc/core/digits.hpp"
 #include "lakegc/core/instant_time.hpp"
 #include "lakegc/core/status.hpp"
@@ -161,7 +162,9 @@ inline std::optional<DataFileNameView> scan_log_file_name(std::string_view name)
   }
   const char* const instant = ++p;
   p = skip_digits(p, end);
-  if (static_cast<std::size_t>(end - p) < kLog.size() || std::string_view(p, kLog.size()) != kLog) return std::nullopt;
+  if (static_cast<std::size_t>(end - p) < kLog.size() || !bytes_equal(std::string_view(p, kLog.size()), kLog)) {
+    return std::nullopt;
+  }
   const auto t = InstantTime::from_digits(std::string_view(instant, p - instant));
   if (!t) return std::nullopt;
   out.instant = *t;

@@ -23,6 +23,8 @@
 #include <absl/hash/hash.h>
 #include <absl/strings/string_view.h>
 
+#include "lakegc/core/bytes.hpp"
+
 namespace lakegc {
 
 namespace detail {
@@ -49,9 +51,17 @@ struct NameHash {
   }
 };
 
+/// Equality of two names without a call into libc (core/bytes.hpp): a
+/// lookup that finds its name compares the whole name, and `load_view`
+/// looks every listed name up in the savepoints' set.
+struct NameEq {
+  using is_transparent = void;
+  bool operator()(std::string_view a, std::string_view b) const noexcept { return detail::bytes_equal(a, b); }
+};
+
 /// A set / map keyed by views of text held elsewhere.
-using NameViewSet = absl::flat_hash_set<std::string_view, NameHash>;
+using NameViewSet = absl::flat_hash_set<std::string_view, NameHash, NameEq>;
 template <typename V>
-using NameViewMap = absl::flat_hash_map<std::string_view, V, NameHash>;
+using NameViewMap = absl::flat_hash_map<std::string_view, V, NameHash, NameEq>;
 
 }  // namespace lakegc
